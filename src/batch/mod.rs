@@ -1,0 +1,148 @@
+//! The generic job runner: reads records from corpora, processes them on a rayon pool and
+//! hands the results back in input order.
+//!
+//! A puzzle takes part by implementing [`Job`]: how to read one record, what its result
+//! columns are, and which statuses it can give. Everything else — inputs (files, standard
+//! input, `.gz`, CSV), bounded-memory streaming, the ordered parallel fan-out, timing,
+//! per-record errors and the run's statistics — lives here and is shared by every puzzle.
+
+mod input;
+mod progress;
+mod runner;
+mod stats;
+
+pub use input::{InputFormat, InputSpec};
+pub use progress::{NoProgress, Progress, TerminalProgress};
+pub use runner::{run, RowSink, RunOptions};
+pub use stats::{LatencySummary, RunStats};
+
+use thiserror::Error;
+
+/// One cell of a result row.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// No value (an empty CSV cell, `null` in JSON Lines).
+    Empty,
+    /// A text value.
+    Text(String),
+    /// A whole number.
+    Int(u64),
+    /// A measurement, written with one decimal (e.g. microseconds).
+    Float(f64),
+}
+
+impl Value {
+    /// The value as CSV cell text.
+    pub fn to_text(&self) -> String {
+        match self {
+            Value::Empty => String::new(),
+            Value::Text(text) => text.clone(),
+            Value::Int(n) => n.to_string(),
+            Value::Float(x) => format!("{x:.1}"),
+        }
+    }
+}
+
+/// One record read from an input: a line, or the fields of a CSV row.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// 1-based physical line number in its input.
+    pub line: u64,
+    /// What the record holds.
+    pub content: RecordContent,
+}
+
+/// The content of a [`Record`].
+#[derive(Debug, Clone)]
+pub enum RecordContent {
+    /// A line of a line-format input, without its line ending.
+    Line(String),
+    /// The fields of a CSV row.
+    Fields(Vec<String>),
+    /// A record that could not be read as text; the message says why and where.
+    Unreadable(String),
+}
+
+/// The result of processing one record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// One of the job's [`statuses`](Job::statuses).
+    pub status: &'static str,
+    /// Whether the record counts as a failure for the exit code.
+    pub failed: bool,
+    /// Why the record failed, or empty.
+    pub error: String,
+    /// One value per [`Job::columns`] entry.
+    pub values: Vec<Value>,
+}
+
+/// The status the runner gives a record the job could not read.
+pub const ERROR_STATUS: &str = "error";
+
+/// What a puzzle implements to run on the batch runner.
+pub trait Job: Sync {
+    /// Per-input facts worked out once from the CSV header (or for line inputs), such as
+    /// which column holds the puzzle.
+    type Layout: Send + Sync;
+    /// Mutable per-worker state reused from record to record (solver buffers and the like).
+    type Worker: Send;
+
+    /// The job's own result columns, between the runner's `status` and `error` columns.
+    fn columns(&self) -> Vec<&'static str>;
+    /// The statuses the job gives, in the order summaries list them (the runner adds
+    /// [`ERROR_STATUS`] for unreadable records).
+    fn statuses(&self) -> Vec<&'static str>;
+    /// Columns whose non-empty values the summary counts (e.g. `expected` → match/mismatch).
+    fn tallied_columns(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// Settings that describe the run in summaries, as `(name, value)` pairs.
+    fn settings(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// Works out an input's layout from its CSV header (`None` for line inputs). An error
+    /// stops the run: the input cannot be processed at all.
+    fn layout(&self, header: Option<&[String]>) -> Result<Self::Layout, String>;
+    /// Makes fresh per-worker state.
+    fn new_worker(&self) -> Self::Worker;
+    /// Processes one record. An `Err` is a record that cannot be read: its row gets status
+    /// [`ERROR_STATUS`] and the message.
+    fn process(
+        &self,
+        worker: &mut Self::Worker,
+        layout: &Self::Layout,
+        record: &Record,
+    ) -> Result<Outcome, String>;
+}
+
+/// Why a run could not proceed.
+#[derive(Debug, Error)]
+pub enum BatchError {
+    /// An input could not be opened or read.
+    #[error("cannot read {path}: {source}")]
+    Input {
+        /// The input as named by the user.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// An input's header does not fit the job.
+    #[error("{path}: {message}")]
+    Layout {
+        /// The input as named by the user.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The results could not be written.
+    #[error("cannot write results: {0}")]
+    Output(#[source] std::io::Error),
+    /// The worker pool could not be started.
+    #[error("cannot start {threads} worker threads: {message}")]
+    Pool {
+        /// Threads asked for.
+        threads: usize,
+        /// What went wrong.
+        message: String,
+    },
+}

@@ -1,0 +1,344 @@
+//! The ordered parallel pipeline: a reader thread cuts the inputs into chunks, the rayon
+//! pool processes chunks, and the calling thread writes the results back in input order.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{unbounded, Receiver, Sender};
+
+use super::input::RecordReader;
+use super::{
+    BatchError, InputFormat, InputSpec, Job, Outcome, Progress, Record, RecordContent, RunStats,
+    Value, ERROR_STATUS,
+};
+
+/// Where result rows go (a CSV or JSON Lines writer, or a collector in tests).
+pub trait RowSink {
+    /// Called once before any row, with the column names.
+    fn begin(&mut self, columns: &[String]) -> io::Result<()>;
+    /// One row, values in column order.
+    fn write_row(&mut self, row: &[Value]) -> io::Result<()>;
+    /// Called once after the last row.
+    fn finish(&mut self) -> io::Result<()>;
+}
+
+/// How to run a job.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Records per chunk handed to a worker. Large enough to make the hand-off cheap next to
+    /// the work, small enough to keep both cores busy to the end of a file.
+    pub chunk_records: usize,
+    /// Chunks read but not yet written, at most, per worker thread: this bounds memory.
+    pub chunks_in_flight_per_thread: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            threads: 0,
+            chunk_records: 256,
+            chunks_in_flight_per_thread: 4,
+        }
+    }
+}
+
+struct Chunk<L> {
+    seq: u64,
+    file: usize,
+    layout: Arc<L>,
+    records: Vec<Record>,
+}
+
+struct ProcessedRow {
+    line: u64,
+    outcome: Outcome,
+    nanos: u64,
+}
+
+struct Processed {
+    seq: u64,
+    file: usize,
+    rows: Vec<ProcessedRow>,
+}
+
+/// Runs `job` over `inputs`, writing one row per record to `sink` in input order.
+///
+/// Rows have the columns `file` (only when there are several inputs), `line`, `status`, the
+/// job's own columns, `error` and `micros`. Records that cannot be read become `error` rows;
+/// the run stops only when an input cannot be opened or read, an input's header does not
+/// fit the job, or the sink fails.
+pub fn run<J: Job>(
+    job: &J,
+    inputs: &[InputSpec],
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+    options: &RunOptions,
+) -> Result<RunStats, BatchError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .thread_name(|i| format!("puzzlebench-worker-{i}"))
+        .build()
+        .map_err(|error| BatchError::Pool {
+            threads: options.threads,
+            message: error.to_string(),
+        })?;
+    let threads = pool.current_num_threads();
+    let job_columns = job.columns();
+    let tallied: Vec<usize> = job
+        .tallied_columns()
+        .iter()
+        .filter_map(|name| job_columns.iter().position(|c| c == name))
+        .collect();
+    let tallied_names: Vec<&str> = tallied.iter().map(|&i| job_columns[i]).collect();
+    let mut stats = RunStats::new(&job.statuses(), &tallied_names, threads);
+    stats.count_status(ERROR_STATUS);
+    stats
+        .statuses
+        .last_mut()
+        .expect("error status was just added")
+        .1 = 0;
+
+    let with_file = inputs.len() > 1;
+    let mut columns: Vec<String> = Vec::new();
+    if with_file {
+        columns.push("file".into());
+    }
+    columns.push("line".into());
+    columns.push("status".into());
+    columns.extend(job_columns.iter().map(|c| c.to_string()));
+    columns.push("error".into());
+    columns.push("micros".into());
+    sink.begin(&columns).map_err(BatchError::Output)?;
+
+    let total_bytes = inputs.iter().map(InputSpec::size).sum::<Option<u64>>();
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    progress.start(total_bytes);
+    let started = Instant::now();
+    let cpu_started = process_cpu_time();
+
+    let in_flight = threads.max(1) * options.chunks_in_flight_per_thread.max(1);
+    let chunk_records = options.chunk_records.max(1);
+    let (token_tx, token_rx) = unbounded::<()>();
+    for _ in 0..in_flight {
+        token_tx.send(()).expect("the receiver is alive");
+    }
+    let (chunk_tx, chunk_rx) = unbounded::<Chunk<J::Layout>>();
+    let (done_tx, done_rx) = unbounded::<Processed>();
+    let workers: Mutex<Vec<J::Worker>> = Mutex::new(Vec::new());
+
+    let (read_result, write_result) = std::thread::scope(|scope| {
+        let reader_bytes = Arc::clone(&bytes_read);
+        let reader = scope.spawn(move || {
+            read_chunks(
+                job,
+                inputs,
+                chunk_records,
+                reader_bytes,
+                &token_rx,
+                &chunk_tx,
+            )
+        });
+        let workers = &workers;
+        scope.spawn(move || {
+            pool.in_place_scope(|pool_scope| {
+                for chunk in chunk_rx.iter() {
+                    let done_tx = done_tx.clone();
+                    pool_scope.spawn(move |_| {
+                        let processed = process_chunk(job, workers, chunk);
+                        // The writer is gone only when it failed; the error is reported there.
+                        let _ = done_tx.send(processed);
+                    });
+                }
+            });
+        });
+        let mut write = |done: Processed| -> io::Result<()> {
+            let mut row = Vec::with_capacity(columns.len());
+            for processed in done.rows {
+                row.clear();
+                if with_file {
+                    row.push(Value::Text(inputs[done.file].display_name()));
+                }
+                let Outcome {
+                    status,
+                    failed,
+                    error,
+                    values,
+                } = processed.outcome;
+                stats.records += 1;
+                stats.failed += u64::from(failed);
+                stats.count_status(status);
+                stats.record_latency(processed.nanos);
+                for (tally, &column) in tallied.iter().enumerate() {
+                    if let Some(value) = values.get(column).filter(|v| **v != Value::Empty) {
+                        stats.count_tally(tally, &value.to_text());
+                    }
+                }
+                row.push(Value::Int(processed.line));
+                row.push(Value::Text(status.to_string()));
+                row.extend(values);
+                row.push(Value::Text(error));
+                row.push(Value::Float(processed.nanos as f64 / 1000.0));
+                sink.write_row(&row)?;
+            }
+            progress.update(stats.records, bytes_read.load(Ordering::Relaxed));
+            Ok(())
+        };
+        let mut pending = BTreeMap::new();
+        let mut next = 0u64;
+        let mut write_result = Ok(());
+        'receive: for done in done_rx.iter() {
+            pending.insert(done.seq, done);
+            while let Some(done) = pending.remove(&next) {
+                if let Err(error) = write(done) {
+                    write_result = Err(error);
+                    break 'receive;
+                }
+                next += 1;
+                // The reader may be gone after an input error; nothing is waiting then.
+                let _ = token_tx.send(());
+            }
+        }
+        // Dropping the token sender releases a reader waiting for room after a write error.
+        drop(token_tx);
+        drop(done_rx);
+        let read_result = reader.join().expect("the reader thread does not panic");
+        (read_result, write_result)
+    });
+    progress.finish();
+    write_result.map_err(BatchError::Output)?;
+    read_result?;
+    sink.finish().map_err(BatchError::Output)?;
+    stats.wall = started.elapsed();
+    stats.cpu = process_cpu_time().saturating_sub(cpu_started);
+    Ok(stats)
+}
+
+/// The reader thread: cuts every input into chunks, waiting for a token before each one.
+fn read_chunks<J: Job>(
+    job: &J,
+    inputs: &[InputSpec],
+    chunk_records: usize,
+    bytes_read: Arc<AtomicU64>,
+    tokens: &Receiver<()>,
+    chunks: &Sender<Chunk<J::Layout>>,
+) -> Result<(), BatchError> {
+    let mut seq = 0u64;
+    // Sends one chunk; false when the writer has stopped and reading should end.
+    let mut send = |file: usize, layout: &Arc<J::Layout>, records: Vec<Record>| -> bool {
+        if tokens.recv().is_err() {
+            return false;
+        }
+        let chunk = Chunk {
+            seq,
+            file,
+            layout: Arc::clone(layout),
+            records,
+        };
+        seq += 1;
+        chunks.send(chunk).is_ok()
+    };
+    for (file, input) in inputs.iter().enumerate() {
+        let reader = input.open(Arc::clone(&bytes_read))?;
+        let (mut reader, header) =
+            RecordReader::new(reader, input.format).map_err(|e| input.input_error(e))?;
+        if input.format == InputFormat::Csv && header.as_ref().is_some_and(Vec::is_empty) {
+            continue; // An empty CSV file has no header and no records.
+        }
+        let layout =
+            Arc::new(
+                job.layout(header.as_deref())
+                    .map_err(|message| BatchError::Layout {
+                        path: input.display_name(),
+                        message,
+                    })?,
+            );
+        let mut records = Vec::with_capacity(chunk_records);
+        while let Some(record) = reader.next_record().map_err(|e| input.input_error(e))? {
+            records.push(record);
+            if records.len() == chunk_records {
+                let full = std::mem::replace(&mut records, Vec::with_capacity(chunk_records));
+                if !send(file, &layout, full) {
+                    return Ok(());
+                }
+            }
+        }
+        if !records.is_empty() && !send(file, &layout, records) {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// Processes one chunk on a pool thread with a worker state borrowed from the shared stack.
+fn process_chunk<J: Job>(
+    job: &J,
+    workers: &Mutex<Vec<J::Worker>>,
+    chunk: Chunk<J::Layout>,
+) -> Processed {
+    let take = || workers.lock().ok().and_then(|mut w| w.pop());
+    let mut worker = take().unwrap_or_else(|| job.new_worker());
+    let mut rows = Vec::with_capacity(chunk.records.len());
+    for record in &chunk.records {
+        let start = Instant::now();
+        let outcome = match &record.content {
+            RecordContent::Unreadable(message) => Err(message.clone()),
+            _ => {
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    job.process(&mut worker, &chunk.layout, record)
+                }));
+                result.unwrap_or_else(|_| {
+                    // A bug in a job must not take the run down; the worker's state may be
+                    // half-updated, so it is replaced.
+                    worker = job.new_worker();
+                    Err("internal error while processing this record (please report it)".into())
+                })
+            }
+        };
+        let nanos = start.elapsed().as_nanos() as u64;
+        let outcome = outcome.unwrap_or_else(|message| error_outcome(job, message));
+        rows.push(ProcessedRow {
+            line: record.line,
+            outcome,
+            nanos,
+        });
+    }
+    if let Ok(mut stack) = workers.lock() {
+        stack.push(worker);
+    }
+    Processed {
+        seq: chunk.seq,
+        file: chunk.file,
+        rows,
+    }
+}
+
+fn error_outcome<J: Job>(job: &J, message: String) -> Outcome {
+    Outcome {
+        status: ERROR_STATUS,
+        failed: true,
+        error: message,
+        values: vec![Value::Empty; job.columns().len()],
+    }
+}
+
+/// User plus system CPU time of this process so far.
+fn process_cpu_time() -> Duration {
+    // SAFETY: `getrusage` only writes into the zero-initialised struct we pass it, and
+    // `rusage` is plain data for which all-zero bytes are a valid value.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
+            return Duration::ZERO;
+        }
+        usage
+    };
+    let to_duration =
+        |t: libc::timeval| Duration::new(t.tv_sec as u64, (t.tv_usec as u32).saturating_mul(1000));
+    to_duration(usage.ru_utime) + to_duration(usage.ru_stime)
+}

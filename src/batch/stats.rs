@@ -1,0 +1,168 @@
+//! What a run counted and timed.
+
+use std::time::Duration;
+
+use hdrhistogram::Histogram;
+
+/// Counts and timings of one run.
+#[derive(Debug, Clone)]
+pub struct RunStats {
+    /// Records processed (rows written).
+    pub records: u64,
+    /// Records that counted as failures.
+    pub failed: u64,
+    /// Records per status, in the job's order, then `error`; zero counts included.
+    pub statuses: Vec<(String, u64)>,
+    /// For each tallied column, the count of each value seen, in order of first appearance.
+    pub tallies: Vec<(String, Vec<(String, u64)>)>,
+    /// Wall-clock time of the whole run.
+    pub wall: Duration,
+    /// CPU time (user + system) of the process during the run.
+    pub cpu: Duration,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Per-record processing times in nanoseconds.
+    pub latency_ns: Histogram<u64>,
+}
+
+/// Per-record latency in microseconds.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct LatencySummary {
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub p50: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Maximum.
+    pub max: f64,
+}
+
+impl RunStats {
+    pub(crate) fn new(statuses: &[&str], tallied: &[&str], threads: usize) -> Self {
+        RunStats {
+            records: 0,
+            failed: 0,
+            statuses: statuses.iter().map(|s| (s.to_string(), 0)).collect(),
+            tallies: tallied
+                .iter()
+                .map(|c| (c.to_string(), Vec::new()))
+                .collect(),
+            wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+            threads,
+            // Three significant digits from 1 ns to an hour; longer records saturate.
+            latency_ns: Histogram::new_with_bounds(1, 3_600_000_000_000, 3)
+                .expect("these bounds and precision are valid"),
+        }
+    }
+
+    pub(crate) fn count_status(&mut self, status: &str) {
+        match self.statuses.iter_mut().find(|(name, _)| name == status) {
+            Some((_, count)) => *count += 1,
+            None => self.statuses.push((status.to_string(), 1)),
+        }
+    }
+
+    pub(crate) fn count_tally(&mut self, column: usize, value: &str) {
+        let values = &mut self.tallies[column].1;
+        match values.iter_mut().find(|(name, _)| name == value) {
+            Some((_, count)) => *count += 1,
+            None => values.push((value.to_string(), 1)),
+        }
+    }
+
+    pub(crate) fn record_latency(&mut self, nanos: u64) {
+        self.latency_ns.saturating_record(nanos.max(1));
+    }
+
+    /// Records per wall-clock second.
+    pub fn records_per_second(&self) -> f64 {
+        per_second(self.records, self.wall)
+    }
+
+    /// Records per CPU second.
+    pub fn records_per_cpu_second(&self) -> f64 {
+        per_second(self.records, self.cpu)
+    }
+
+    /// Count for one status (0 if never seen).
+    pub fn status_count(&self, status: &str) -> u64 {
+        self.statuses
+            .iter()
+            .find(|(name, _)| name == status)
+            .map_or(0, |(_, count)| *count)
+    }
+
+    /// Per-record latency in microseconds.
+    pub fn latency(&self) -> LatencySummary {
+        let h = &self.latency_ns;
+        if h.is_empty() {
+            return LatencySummary {
+                mean: 0.0,
+                p50: 0.0,
+                p90: 0.0,
+                p99: 0.0,
+                max: 0.0,
+            };
+        }
+        let micros = |nanos: u64| nanos as f64 / 1000.0;
+        LatencySummary {
+            mean: h.mean() / 1000.0,
+            p50: micros(h.value_at_quantile(0.50)),
+            p90: micros(h.value_at_quantile(0.90)),
+            p99: micros(h.value_at_quantile(0.99)),
+            max: micros(h.max()),
+        }
+    }
+}
+
+fn per_second(records: u64, time: Duration) -> f64 {
+    let seconds = time.as_secs_f64();
+    if seconds > 0.0 {
+        records as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latency_percentiles_from_known_samples() {
+        let mut stats = RunStats::new(&["ok"], &[], 1);
+        // 1..=100 microseconds.
+        for micros in 1..=100u64 {
+            stats.record_latency(micros * 1000);
+        }
+        let latency = stats.latency();
+        assert!((latency.mean - 50.5).abs() < 0.1, "{latency:?}");
+        assert!((latency.p50 - 50.0).abs() < 0.1, "{latency:?}");
+        assert!((latency.p90 - 90.0).abs() < 0.1, "{latency:?}");
+        assert!((latency.p99 - 99.0).abs() < 0.1, "{latency:?}");
+        assert!((latency.max - 100.0).abs() < 0.1, "{latency:?}");
+    }
+
+    #[test]
+    fn statuses_keep_declared_order_and_add_new_ones() {
+        let mut stats = RunStats::new(&["solved", "multiple"], &["expected"], 1);
+        stats.count_status("multiple");
+        stats.count_status("error");
+        stats.count_tally(0, "match");
+        stats.count_tally(0, "match");
+        assert_eq!(
+            stats.statuses,
+            vec![
+                ("solved".to_string(), 0),
+                ("multiple".to_string(), 1),
+                ("error".to_string(), 1)
+            ]
+        );
+        assert_eq!(stats.tallies[0].1, vec![("match".to_string(), 2)]);
+        assert_eq!(stats.status_count("solved"), 0);
+    }
+}

@@ -1,0 +1,352 @@
+//! The command line: argument definitions (their doc comments are the `--help` text) and
+//! the glue that runs a library job and reports on it.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use puzzlebench::batch::{
+    self, InputFormat, InputSpec, Job, NoProgress, Progress, RowSink, RunOptions, TerminalProgress,
+    Value,
+};
+use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
+use puzzlebench::sudoku::{self, Algorithm};
+
+/// Solve, validate and benchmark grid puzzles in bulk.
+#[derive(Debug, Parser)]
+#[command(name = "puzzlebench", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Sudoku of every size (4×4, 9×9, 16×16, 25×25): solve corpora, show grids.
+    #[command(subcommand)]
+    Sudoku(SudokuCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum SudokuCommand {
+    /// Solve every puzzle of the inputs, one result row per puzzle, in input order.
+    ///
+    /// Statuses: solved (one solution), multiple (two or more; the first is given),
+    /// unsolvable (none; conflicting clues are named), error (not a puzzle: says what and
+    /// where). Exit code 0 if all are solved, 1 if any is unsolvable, an error or a
+    /// mismatch against an expected solution, 2 if the run could not proceed.
+    Solve(SolveArgs),
+    /// Print each puzzle in the block display (`|` between boxes, `---+---+---` between
+    /// bands), optionally beside its solution.
+    Show(ShowArgs),
+}
+
+/// Inputs, outputs and reporting, common to every bulk command.
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// Input files; none or `-` reads standard input. `.gz` files are decompressed.
+    files: Vec<String>,
+    /// Read inputs as this format (default: CSV for `.csv`/`.csv.gz`, else one record per line).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
+    threads: usize,
+    /// Write result rows to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Format of the result rows.
+    #[arg(long, value_enum, default_value_t = OutputFormatArg::Csv)]
+    output_format: OutputFormatArg,
+    /// Write summary.json, summary.csv, summary.md and env.json into DIR.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Show the progress bar and summary even when standard error is not a terminal.
+    #[arg(long)]
+    progress: bool,
+    /// Do not print the summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    /// One record per line; blank and `#` lines skipped.
+    Lines,
+    /// CSV with a header row.
+    Csv,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum OutputFormatArg {
+    /// CSV with a header row.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum AlgorithmArg {
+    /// Dancing-links exact cover.
+    Dlx,
+    /// Classic cell-by-cell backtracking (the baseline).
+    Backtrack,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Self {
+        match arg {
+            AlgorithmArg::Dlx => Algorithm::Dlx,
+            AlgorithmArg::Backtrack => Algorithm::Backtrack,
+        }
+    }
+}
+
+/// Where the puzzle is and how big it is.
+#[derive(Debug, Args)]
+struct PuzzleArgs {
+    /// Grid side: 4, 9, 16 or 25 (default: inferred from each line's length).
+    #[arg(long, value_name = "SIDE")]
+    size: Option<usize>,
+    /// CSV column holding the puzzles (default: the first column).
+    #[arg(long, value_name = "NAME")]
+    column: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    /// Solving algorithm.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Dlx)]
+    algo: AlgorithmArg,
+    /// Count solutions up to N before stopping: 2 proves uniqueness, 1 stops at the first
+    /// solution (and `solved` then does not mean unique).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    limit: u64,
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// CSV column of expected solutions to compare with (default: a column named
+    /// `solution` or `solutions`, if any).
+    #[arg(long, value_name = "NAME")]
+    expected_column: Option<String>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+struct ShowArgs {
+    /// Input files; none or `-` reads standard input. `.gz` files are decompressed.
+    files: Vec<String>,
+    /// Read inputs as this format (default: CSV for `.csv`/`.csv.gz`, else one per line).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// Solve each puzzle and show its solution beside it.
+    #[arg(long)]
+    solve: bool,
+}
+
+impl Cli {
+    /// Runs the command; the exit code says whether every record passed.
+    pub fn run(self) -> Result<ExitCode> {
+        match self.command {
+            Command::Sudoku(SudokuCommand::Solve(args)) => solve_sudoku(args),
+            Command::Sudoku(SudokuCommand::Show(args)) => show_sudoku(args),
+        }
+    }
+}
+
+fn solve_sudoku(args: SolveArgs) -> Result<ExitCode> {
+    let side = check_size(args.puzzle.size)?;
+    let inputs = input_specs(&args.run.files, args.run.format)?;
+    let job = sudoku::SolveJob {
+        algorithm: args.algo.into(),
+        limit: args.limit,
+        side,
+        column: args.puzzle.column,
+        expected_column: args.expected_column,
+        with_expected: inputs.iter().any(|i| i.format == InputFormat::Csv),
+    };
+    run_job(&job, "sudoku solve", &inputs, &args.run)
+}
+
+fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
+    let side = check_size(args.puzzle.size)?;
+    let inputs = input_specs(&args.files, args.format)?;
+    let job = sudoku::ShowJob {
+        side,
+        column: args.puzzle.column,
+        solve_with: args.solve.then_some(Algorithm::Dlx),
+    };
+    let mut sink = BlockSink {
+        out: io::BufWriter::new(io::stdout()),
+        columns: Vec::new(),
+    };
+    let options = RunOptions {
+        threads: 1,
+        ..RunOptions::default()
+    };
+    let stats = batch::run(&job, &inputs, &mut sink, &NoProgress, &options)?;
+    Ok(exit_code(stats.failed))
+}
+
+fn check_size(size: Option<usize>) -> Result<Option<usize>> {
+    if let Some(side) = size {
+        sudoku::box_size_of_side(side)?;
+    }
+    Ok(size)
+}
+
+/// Input specs for the named files (standard input when none), each checked to be
+/// readable before anything runs, so a typo fails fast with exit code 2.
+fn input_specs(files: &[String], format: Option<FormatArg>) -> Result<Vec<InputSpec>> {
+    let forced = format.map(|f| match f {
+        FormatArg::Lines => InputFormat::Lines,
+        FormatArg::Csv => InputFormat::Csv,
+    });
+    let names: Vec<&str> = if files.is_empty() {
+        vec!["-"]
+    } else {
+        files.iter().map(String::as_str).collect()
+    };
+    if names.iter().filter(|&&n| n == "-").count() > 1 {
+        bail!("standard input (-) can be named only once");
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let spec = InputSpec::new(name, forced);
+            if let Some(path) = &spec.path {
+                let file = File::open(path).with_context(|| format!("cannot read {name}"))?;
+                if file.metadata().is_ok_and(|m| m.is_dir()) {
+                    bail!("cannot read {name}: it is a directory");
+                }
+            }
+            Ok(spec)
+        })
+        .collect()
+}
+
+/// Runs a job over its inputs with the common options: rows to the output, progress and
+/// summary to standard error, an optional report folder.
+fn run_job<J: Job>(
+    job: &J,
+    command: &str,
+    inputs: &[InputSpec],
+    args: &RunArgs,
+) -> Result<ExitCode> {
+    let out: Box<dyn Write + Send> = match &args.output {
+        Some(path) => Box::new(
+            File::create(path)
+                .with_context(|| format!("cannot create output file {}", path.display()))?,
+        ),
+        None => Box::new(io::stdout()),
+    };
+    let format = match args.output_format {
+        OutputFormatArg::Csv => OutputFormat::Csv,
+        OutputFormatArg::Jsonl => OutputFormat::Jsonl,
+    };
+    let mut sink = report::row_writer(format, out);
+    let interactive = args.progress || io::stderr().is_terminal();
+    let progress: Box<dyn Progress> = if interactive {
+        Box::new(TerminalProgress::new())
+    } else {
+        Box::new(NoProgress)
+    };
+    let options = RunOptions {
+        threads: args.threads,
+        ..RunOptions::default()
+    };
+    let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;
+    let names = inputs.iter().map(InputSpec::display_name).collect();
+    let summary = Summary::new(command, names, job.settings(), &stats);
+    if interactive && !args.quiet {
+        eprint!("{}", summary.to_text());
+    }
+    if let Some(dir) = &args.report {
+        let env = EnvInfo::collect(stats.threads, std::env::args().collect());
+        report::write_report(dir, &summary, &env)
+            .with_context(|| format!("cannot write the report into {}", dir.display()))?;
+    }
+    Ok(exit_code(stats.failed))
+}
+
+fn exit_code(failed: u64) -> ExitCode {
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Prints `sudoku show` rows as blocks of text rather than CSV.
+struct BlockSink<W: Write> {
+    out: W,
+    columns: Vec<String>,
+}
+
+impl<W: Write> BlockSink<W> {
+    fn text<'v>(&self, row: &'v [Value], column: &str) -> Option<&'v str> {
+        let index = self.columns.iter().position(|c| c == column)?;
+        match &row[index] {
+            Value::Text(text) if !text.is_empty() => Some(text),
+            _ => None,
+        }
+    }
+}
+
+impl<W: Write> RowSink for BlockSink<W> {
+    fn begin(&mut self, columns: &[String]) -> io::Result<()> {
+        self.columns = columns.to_vec();
+        Ok(())
+    }
+
+    fn write_row(&mut self, row: &[Value]) -> io::Result<()> {
+        let mut title = String::new();
+        if let Some(file) = self.text(row, "file") {
+            title.push_str(file);
+            title.push(':');
+        }
+        let line_index = self.columns.iter().position(|c| c == "line");
+        title.push_str(&format!(
+            "line {}",
+            line_index.map_or(String::new(), |i| row[i].to_text())
+        ));
+        let status = self.text(row, "status").unwrap_or_default();
+        let clues = self
+            .columns
+            .iter()
+            .position(|c| c == "clues")
+            .map(|i| row[i].to_text());
+        match (self.text(row, "grid"), clues) {
+            (Some(_), Some(clues)) if status != "shown" => {
+                writeln!(self.out, "{title}: {clues} clues, {status}")?
+            }
+            (Some(_), Some(clues)) => writeln!(self.out, "{title}: {clues} clues")?,
+            _ => writeln!(self.out, "{title}: {status}")?,
+        }
+        if let Some(error) = self.text(row, "error") {
+            writeln!(self.out, "  {error}")?;
+        }
+        if let Some(grid) = self.text(row, "grid") {
+            let solution: Vec<&str> = self
+                .text(row, "solution")
+                .map_or(Vec::new(), |s| s.lines().collect());
+            for (i, line) in grid.lines().enumerate() {
+                match solution.get(i) {
+                    Some(solved) => writeln!(self.out, "{line}    {solved}")?,
+                    None => writeln!(self.out, "{line}")?,
+                }
+            }
+        }
+        writeln!(self.out)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}

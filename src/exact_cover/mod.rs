@@ -1,0 +1,83 @@
+//! One dancing-links engine for every exact-cover problem in puzzlebench.
+//!
+//! This is Knuth's Algorithm X with dancing links ("DLX1" in *The Art of Computer
+//! Programming*, Volume 4B), laid out over flat arrays of `u32` indices rather than boxed
+//! nodes. It knows nothing about any puzzle: a problem is a set of *items* and a list of
+//! *options*, each option a set of items.
+//!
+//! - **Primary items** must be covered exactly once.
+//! - **Secondary items** may be covered at most once.
+//!
+//! The search branches on the primary item with the fewest remaining options and reports
+//! every solution to a visitor that may stop early, so "first solution", "count up to N" and
+//! "all solutions" are the same code. Options can also be *selected* before the search (for
+//! instance the clues of a Sudoku), which covers their items once instead of searching them.
+//!
+//! ```
+//! use puzzlebench::exact_cover::DlxBuilder;
+//!
+//! // Items 0..3; options {0,1}, {2}, {0}, {1,2}.
+//! let mut builder = DlxBuilder::new(3, 0);
+//! for option in [&[0, 1][..], &[2], &[0], &[1, 2]] {
+//!     builder.add_option(option).unwrap();
+//! }
+//! let mut dlx = builder.build();
+//! assert_eq!(dlx.count_solutions(u64::MAX).solutions, 2);
+//! ```
+
+mod builder;
+mod search;
+
+pub use builder::DlxBuilder;
+pub use search::{Dlx, SearchStats};
+
+use thiserror::Error;
+
+/// What can go wrong when building or preparing an exact-cover problem.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ExactCoverError {
+    /// An option names an item outside the problem.
+    #[error("option {option} names item {item}, but the problem has only {items} items")]
+    UnknownItem {
+        /// Index the option would have had.
+        option: usize,
+        /// The offending item.
+        item: usize,
+        /// Number of items in the problem.
+        items: usize,
+    },
+    /// An option names the same item twice.
+    #[error("option {option} names item {item} twice")]
+    RepeatedItem {
+        /// Index the option would have had.
+        option: usize,
+        /// The repeated item.
+        item: usize,
+    },
+    /// An option with no items at all.
+    #[error("option {option} has no items")]
+    EmptyOption {
+        /// Index the option would have had.
+        option: usize,
+    },
+    /// A selected option shares an item with an option selected before it.
+    #[error("option {option} conflicts with an option selected before it")]
+    Conflict {
+        /// The option that could not be selected.
+        option: usize,
+    },
+    /// An option index outside the problem.
+    #[error("there is no option {option}; the problem has {options} options")]
+    UnknownOption {
+        /// The offending option.
+        option: usize,
+        /// Number of options in the problem.
+        options: usize,
+    },
+    /// More nodes than the 32-bit indices can address.
+    #[error("the problem is too large for the engine (over 2^31 nodes)")]
+    TooLarge,
+}
+
+#[cfg(test)]
+mod tests;

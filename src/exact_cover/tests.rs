@@ -1,0 +1,216 @@
+use std::ops::ControlFlow;
+
+use super::{Dlx, DlxBuilder, ExactCoverError};
+
+/// N-queens as exact cover: ranks and files primary, both diagonal families secondary.
+fn queens(n: usize) -> Dlx {
+    let diagonals = 2 * n - 1;
+    let mut builder = DlxBuilder::new(2 * n, 2 * diagonals);
+    for row in 0..n {
+        for col in 0..n {
+            let down_diagonal = 2 * n + row + col;
+            let up_diagonal = 2 * n + diagonals + (row + n - 1 - col);
+            builder
+                .add_option(&[row, n + col, down_diagonal, up_diagonal])
+                .unwrap();
+        }
+    }
+    builder.build()
+}
+
+/// Every 4×4 Sudoku grid: cell, row-digit, column-digit and box-digit items.
+fn sudoku4() -> Dlx {
+    let mut builder = DlxBuilder::new(64, 0);
+    for row in 0..4 {
+        for col in 0..4 {
+            let b = (row / 2) * 2 + col / 2;
+            for digit in 0..4 {
+                builder
+                    .add_option(&[
+                        row * 4 + col,
+                        16 + row * 4 + digit,
+                        32 + col * 4 + digit,
+                        48 + b * 4 + digit,
+                    ])
+                    .unwrap();
+            }
+        }
+    }
+    builder.build()
+}
+
+/// Checks that `options` cover every primary item once and no item twice.
+fn assert_exact_cover(dlx: &Dlx, options: &[usize]) {
+    let mut covered = vec![0; dlx.item_count()];
+    for &option in dlx.selected().iter().chain(options) {
+        for item in dlx.option_items(option) {
+            covered[item] += 1;
+        }
+    }
+    for (item, &count) in covered.iter().enumerate() {
+        if item < dlx.primary_count() {
+            assert_eq!(count, 1, "primary item {item} covered {count} times");
+        } else {
+            assert!(count <= 1, "secondary item {item} covered {count} times");
+        }
+    }
+}
+
+#[test]
+fn eight_queens_has_92_solutions() {
+    let mut dlx = queens(8);
+    let mut seen = 0;
+    let stats = dlx.search(|options| {
+        seen += 1;
+        assert_eq!(options.len(), 8);
+        ControlFlow::Continue(())
+    });
+    assert_eq!(stats.solutions, 92);
+    assert_eq!(seen, 92);
+    assert!(stats.nodes > 92 && stats.updates > stats.nodes);
+}
+
+#[test]
+fn ten_queens_has_724_solutions_and_each_is_a_cover() {
+    let mut dlx = queens(10);
+    let mut solutions = Vec::new();
+    dlx.search(|options| {
+        solutions.push(options.to_vec());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(solutions.len(), 724);
+    for solution in &solutions {
+        assert_exact_cover(&dlx, solution);
+    }
+    solutions.sort();
+    solutions.dedup();
+    assert_eq!(solutions.len(), 724, "solutions are distinct");
+}
+
+#[test]
+fn four_by_four_sudoku_has_288_grids() {
+    let mut dlx = sudoku4();
+    assert_eq!(dlx.count_solutions(u64::MAX).solutions, 288);
+    // Searching again gives the same answer: the structure was restored.
+    assert_eq!(dlx.count_solutions(u64::MAX).solutions, 288);
+}
+
+#[test]
+fn stopping_early_restores_the_structure() {
+    let mut dlx = queens(8);
+    let stats = dlx.count_solutions(5);
+    assert_eq!(stats.solutions, 5);
+    let first = dlx.first_solution().unwrap();
+    assert_exact_cover(&dlx, &first);
+    assert_eq!(dlx.count_solutions(u64::MAX).solutions, 92);
+}
+
+#[test]
+fn empty_problem_has_one_empty_solution() {
+    let mut dlx = DlxBuilder::new(0, 0).build();
+    assert_eq!(dlx.first_solution(), Some(vec![]));
+    assert_eq!(dlx.count_solutions(10).solutions, 1);
+}
+
+#[test]
+fn uncoverable_item_means_no_solution() {
+    let mut builder = DlxBuilder::new(3, 0);
+    builder.add_option(&[0, 1]).unwrap();
+    builder.add_option(&[1, 2]).unwrap();
+    let mut dlx = builder.build();
+    let stats = dlx.count_solutions(u64::MAX);
+    assert_eq!(stats.solutions, 0);
+    assert_eq!(dlx.first_solution(), None);
+}
+
+#[test]
+fn forced_single_solution() {
+    // Items 0..4: only {0,3} + {1,2} + {4} covers everything once; {0,1} + {2,4} misses 3.
+    let mut builder = DlxBuilder::new(5, 0);
+    for option in [&[0, 3][..], &[1, 2], &[4], &[0, 1], &[2, 4], &[1, 4]] {
+        builder.add_option(option).unwrap();
+    }
+    let mut dlx = builder.build();
+    let mut all = Vec::new();
+    dlx.search(|options| {
+        let mut sorted = options.to_vec();
+        sorted.sort();
+        all.push(sorted);
+        ControlFlow::Continue(())
+    });
+    assert_eq!(all, vec![vec![0, 1, 2]]);
+}
+
+#[test]
+fn secondary_items_are_covered_at_most_once() {
+    // Primary 0, 1; secondary 2. {0,2} and {1,2} clash on 2; {1} is free.
+    let mut builder = DlxBuilder::new(2, 1);
+    builder.add_option(&[0, 2]).unwrap();
+    builder.add_option(&[1, 2]).unwrap();
+    builder.add_option(&[1]).unwrap();
+    let mut dlx = builder.build();
+    let mut all = Vec::new();
+    dlx.search(|options| {
+        all.push(options.to_vec());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(all.len(), 1);
+    assert_exact_cover(&dlx, &all[0]);
+}
+
+#[test]
+fn selected_options_restrict_the_search_and_can_be_cleared() {
+    let mut dlx = sudoku4();
+    // Fix the top row to 1 2 3 4 (options are (row*4+col)*4+digit).
+    for col in 0..4 {
+        dlx.select(col * 4 + col).unwrap();
+    }
+    let mut count = 0;
+    dlx.search(|options| {
+        assert_eq!(options.len(), 12);
+        count += 1;
+        ControlFlow::Continue(())
+    });
+    // 288 grids / 4! orderings of the first row.
+    assert_eq!(count, 12);
+    // A clash with a selected option is refused and changes nothing.
+    assert_eq!(dlx.select(4), Err(ExactCoverError::Conflict { option: 4 }));
+    assert_eq!(
+        dlx.select(4 * 4),
+        Err(ExactCoverError::Conflict { option: 16 })
+    );
+    assert_eq!(dlx.count_solutions(u64::MAX).solutions, 12);
+    dlx.clear_selection();
+    assert!(dlx.selected().is_empty());
+    assert_eq!(dlx.count_solutions(u64::MAX).solutions, 288);
+}
+
+#[test]
+fn bad_options_are_rejected() {
+    let mut builder = DlxBuilder::new(2, 1);
+    assert_eq!(
+        builder.add_option(&[3]),
+        Err(ExactCoverError::UnknownItem {
+            option: 0,
+            item: 3,
+            items: 3
+        })
+    );
+    assert_eq!(
+        builder.add_option(&[1, 1]),
+        Err(ExactCoverError::RepeatedItem { option: 0, item: 1 })
+    );
+    assert_eq!(
+        builder.add_option(&[]),
+        Err(ExactCoverError::EmptyOption { option: 0 })
+    );
+    assert_eq!(builder.add_option(&[0, 2]), Ok(0));
+    let mut dlx = builder.build();
+    assert_eq!(
+        dlx.select(7),
+        Err(ExactCoverError::UnknownOption {
+            option: 7,
+            options: 1
+        })
+    );
+}

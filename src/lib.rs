@@ -1,0 +1,7 @@
+//! puzzlebench: solve, validate and benchmark grid puzzles in bulk.
+#![deny(missing_docs)]
+
+pub mod batch;
+pub mod exact_cover;
+pub mod report;
+pub mod sudoku;

@@ -1,0 +1,81 @@
+//! The environment a run was measured in, for `env.json`.
+
+use serde::Serialize;
+
+/// Facts about the machine and the tool that ran.
+#[derive(Debug, Clone, Serialize)]
+pub struct EnvInfo {
+    /// Always `puzzlebench`.
+    pub tool: String,
+    /// The crate version.
+    pub version: String,
+    /// The git commit the binary was built from, when known.
+    pub git_commit: Option<String>,
+    /// The compiler that built it.
+    pub rustc: String,
+    /// CPU model name.
+    pub cpu_model: String,
+    /// Logical cores available.
+    pub cores: usize,
+    /// Worker threads of the run.
+    pub threads: usize,
+    /// Operating system and kernel.
+    pub os: String,
+    /// When the report was written (UTC, RFC 3339).
+    pub date: String,
+    /// The command line.
+    pub command: Vec<String>,
+}
+
+impl EnvInfo {
+    /// Collects the facts of this machine now, for a run with `threads` workers.
+    pub fn collect(threads: usize, command: Vec<String>) -> Self {
+        let commit = env!("PUZZLEBENCH_GIT_COMMIT");
+        EnvInfo {
+            tool: "puzzlebench".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            git_commit: (!commit.is_empty()).then(|| commit.to_string()),
+            rustc: env!("PUZZLEBENCH_RUSTC").into(),
+            cpu_model: cpu_model().unwrap_or_else(|| "unknown".into()),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads,
+            os: os_description(),
+            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            command,
+        }
+    }
+
+    /// Pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("env info always serialises")
+    }
+}
+
+fn cpu_model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .find(|line| line.starts_with("model name"))
+        .and_then(|line| line.split_once(':'))
+        .map(|(_, model)| model.trim().to_string())
+}
+
+fn os_description() -> String {
+    let pretty = std::fs::read_to_string("/etc/os-release")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|line| line.strip_prefix("PRETTY_NAME="))
+                .map(|name| name.trim_matches('"').to_string())
+        });
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .ok()
+        .map(|k| k.trim().to_string());
+    let mut os = format!("{} {}", std::env::consts::OS, std::env::consts::ARCH);
+    if let Some(pretty) = pretty {
+        os.push_str(&format!(", {pretty}"));
+    }
+    if let Some(kernel) = kernel {
+        os.push_str(&format!(", kernel {kernel}"));
+    }
+    os
+}

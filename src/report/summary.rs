@@ -1,0 +1,214 @@
+//! A run's summary: counts per status, throughput and latency, as JSON, CSV, Markdown
+//! and a few lines of text.
+
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
+
+use crate::batch::{LatencySummary, RunStats};
+
+/// What a summary says about one run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The command that ran, e.g. `sudoku solve`.
+    pub command: String,
+    /// The inputs as named by the user (`-` for standard input).
+    pub inputs: Vec<String>,
+    /// The job's settings (algorithm, limit, …).
+    pub settings: Map<String, Json>,
+    /// Worker threads.
+    pub threads: usize,
+    /// Records processed.
+    pub records: u64,
+    /// Records that failed (errors, unsolvable, mismatches, …).
+    pub failed: u64,
+    /// Records per status.
+    pub statuses: Map<String, Json>,
+    /// For each tallied column, the count of each value.
+    pub tallies: Map<String, Json>,
+    /// Wall-clock seconds.
+    pub wall_seconds: f64,
+    /// CPU seconds (user + system) of the whole process.
+    pub cpu_seconds: f64,
+    /// Records per wall-clock second.
+    pub records_per_second: f64,
+    /// Records per CPU second.
+    pub records_per_cpu_second: f64,
+    /// Per-record latency in microseconds.
+    pub latency_us: LatencySummary,
+}
+
+impl Summary {
+    /// Summarises `stats` of a run of `command` over `inputs` with `settings`.
+    pub fn new(
+        command: &str,
+        inputs: Vec<String>,
+        settings: Vec<(String, String)>,
+        stats: &RunStats,
+    ) -> Self {
+        let count_map = |pairs: &[(String, u64)]| -> Map<String, Json> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.clone(), Json::from(*v)))
+                .collect()
+        };
+        Summary {
+            command: command.to_string(),
+            inputs,
+            settings: settings
+                .into_iter()
+                .map(|(k, v)| (k, Json::String(v)))
+                .collect(),
+            threads: stats.threads,
+            records: stats.records,
+            failed: stats.failed,
+            statuses: count_map(&stats.statuses),
+            tallies: stats
+                .tallies
+                .iter()
+                .map(|(column, values)| (column.clone(), Json::Object(count_map(values))))
+                .collect(),
+            wall_seconds: round(stats.wall.as_secs_f64(), 6),
+            cpu_seconds: round(stats.cpu.as_secs_f64(), 6),
+            records_per_second: round(stats.records_per_second(), 1),
+            records_per_cpu_second: round(stats.records_per_cpu_second(), 1),
+            latency_us: LatencySummary {
+                mean: round(stats.latency().mean, 2),
+                p50: round(stats.latency().p50, 2),
+                p90: round(stats.latency().p90, 2),
+                p99: round(stats.latency().p99, 2),
+                max: round(stats.latency().max, 2),
+            },
+        }
+    }
+
+    /// Pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a summary always serialises")
+    }
+
+    /// The summary as `(column, value)` pairs: one flat row, the same facts as the JSON.
+    pub fn flat(&self) -> Vec<(String, String)> {
+        let mut out = vec![
+            ("command".to_string(), self.command.clone()),
+            ("inputs".to_string(), self.inputs.join(";")),
+        ];
+        out.extend(self.settings.iter().map(|(k, v)| (k.clone(), json_text(v))));
+        out.push(("threads".into(), self.threads.to_string()));
+        out.push(("records".into(), self.records.to_string()));
+        out.push(("failed".into(), self.failed.to_string()));
+        out.extend(
+            self.statuses
+                .iter()
+                .map(|(k, v)| (format!("status_{k}"), json_text(v))),
+        );
+        for (column, values) in &self.tallies {
+            if let Json::Object(values) = values {
+                out.extend(
+                    values
+                        .iter()
+                        .map(|(k, v)| (format!("{column}_{k}"), json_text(v))),
+                );
+            }
+        }
+        let l = &self.latency_us;
+        for (name, value) in [
+            ("wall_seconds", self.wall_seconds),
+            ("cpu_seconds", self.cpu_seconds),
+            ("records_per_second", self.records_per_second),
+            ("records_per_cpu_second", self.records_per_cpu_second),
+            ("latency_mean_us", l.mean),
+            ("latency_p50_us", l.p50),
+            ("latency_p90_us", l.p90),
+            ("latency_p99_us", l.p99),
+            ("latency_max_us", l.max),
+        ] {
+            out.push((name.to_string(), value.to_string()));
+        }
+        out
+    }
+
+    /// CSV: a header row and one row.
+    pub fn to_csv(&self) -> String {
+        let flat = self.flat();
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        let written = writer
+            .write_record(flat.iter().map(|(k, _)| k))
+            .and_then(|()| writer.write_record(flat.iter().map(|(_, v)| v)));
+        written.expect("writing CSV to memory cannot fail");
+        String::from_utf8(writer.into_inner().expect("flushing to memory cannot fail"))
+            .expect("CSV of UTF-8 strings is UTF-8")
+    }
+
+    /// A Markdown page: the run's facts and its counts per status.
+    pub fn to_markdown(&self) -> String {
+        let mut md = format!("# puzzlebench {}\n\n", self.command);
+        md.push_str("| metric | value |\n|---|---|\n");
+        for (name, value) in self.flat() {
+            if name.starts_with("status_") || name == "command" {
+                continue;
+            }
+            md.push_str(&format!("| {} | {} |\n", name, value.replace('|', "\\|")));
+        }
+        md.push_str("\n| status | records |\n|---|---:|\n");
+        for (status, count) in &self.statuses {
+            md.push_str(&format!("| {status} | {} |\n", json_text(count)));
+        }
+        md
+    }
+
+    /// A few lines for the terminal.
+    pub fn to_text(&self) -> String {
+        let counts: Vec<String> = self
+            .statuses
+            .iter()
+            .filter(|(_, v)| v.as_u64() != Some(0))
+            .map(|(k, v)| format!("{k} {}", json_text(v)))
+            .collect();
+        let mut text = format!(
+            "{} records in {:.3} s ({:.0} records/s, {} threads): {}\n",
+            self.records,
+            self.wall_seconds,
+            self.records_per_second,
+            self.threads,
+            if counts.is_empty() {
+                "nothing to do".to_string()
+            } else {
+                counts.join(", ")
+            }
+        );
+        for (column, values) in &self.tallies {
+            if let Json::Object(values) = values {
+                if !values.is_empty() {
+                    let parts: Vec<String> = values
+                        .iter()
+                        .map(|(k, v)| format!("{k} {}", json_text(v)))
+                        .collect();
+                    text.push_str(&format!("{column}: {}\n", parts.join(", ")));
+                }
+            }
+        }
+        let l = &self.latency_us;
+        text.push_str(&format!(
+            "latency µs: p50 {:.1}, p90 {:.1}, p99 {:.1}, max {:.1}; cpu {:.3} s\n",
+            l.p50, l.p90, l.p99, l.max, self.cpu_seconds
+        ));
+        for (name, value) in &self.settings {
+            if name == "note" {
+                text.push_str(&format!("note: {}\n", json_text(value)));
+            }
+        }
+        text
+    }
+}
+
+fn json_text(value: &Json) -> String {
+    match value {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}

@@ -1,0 +1,96 @@
+//! Sudoku as exact cover, solved by the shared dancing-links engine.
+//!
+//! Items: one per cell, per (row, digit), per (column, digit) and per (box, digit) — all
+//! primary. Options: one per (cell, digit), covering its four items. The matrix of a size
+//! is built once per worker and reused: a puzzle's clues are *selected* (their items covered
+//! once, up front) instead of being searched, then deselected after the search.
+
+use std::ops::ControlFlow;
+
+use crate::exact_cover::{Dlx, DlxBuilder};
+
+use super::{Grid, SearchResult};
+
+/// A reusable exact-cover solver for one grid size.
+#[derive(Debug, Clone)]
+pub struct DlxSolver {
+    box_size: usize,
+    dlx: Dlx,
+}
+
+impl DlxSolver {
+    /// Builds the exact-cover matrix for grids with boxes of `box_size × box_size`.
+    pub fn new(box_size: usize) -> Self {
+        let side = box_size * box_size;
+        let cells = side * side;
+        let mut builder = DlxBuilder::new(4 * cells, 0);
+        for row in 0..side {
+            for col in 0..side {
+                let b = (row / box_size) * box_size + col / box_size;
+                for digit in 0..side {
+                    builder
+                        .add_option(&[
+                            row * side + col,
+                            cells + row * side + digit,
+                            2 * cells + col * side + digit,
+                            3 * cells + b * side + digit,
+                        ])
+                        .expect("the Sudoku matrix is well-formed");
+                }
+            }
+        }
+        DlxSolver {
+            box_size,
+            dlx: builder.build(),
+        }
+    }
+
+    /// The box size this solver was built for.
+    pub fn box_size(&self) -> usize {
+        self.box_size
+    }
+
+    /// Counts the solutions of `grid` up to `limit`, keeping the first.
+    ///
+    /// # Panics
+    /// If `grid` is not of this solver's size.
+    pub fn solve(&mut self, grid: &Grid, limit: u64) -> SearchResult {
+        assert_eq!(
+            grid.box_size(),
+            self.box_size,
+            "grid size differs from the solver's"
+        );
+        let side = grid.side();
+        let mut result = SearchResult::default();
+        for (cell, &value) in grid.cells().iter().enumerate() {
+            if value != 0 && self.dlx.select(cell * side + value as usize - 1).is_err() {
+                // Conflicting clues: no solution.
+                self.dlx.clear_selection();
+                return result;
+            }
+        }
+        let mut first = None;
+        let mut found = 0;
+        let stats = self.dlx.search(|options| {
+            if first.is_none() {
+                let mut solution = grid.clone();
+                for &option in options {
+                    let cell = option / side;
+                    solution.set(cell / side, cell % side, (option % side) as u8 + 1);
+                }
+                first = Some(solution);
+            }
+            found += 1;
+            if found >= limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        self.dlx.clear_selection();
+        result.solutions = stats.solutions;
+        result.guesses = stats.guesses;
+        result.first_solution = first;
+        result
+    }
+}

@@ -1,0 +1,407 @@
+//! Sudoku grids of any box size 2..=5: parsing the line format, printing it back, the
+//! block display, and finding clues that conflict.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// Smallest supported box size (4×4 grids).
+pub const MIN_BOX: usize = 2;
+/// Largest supported box size (25×25 grids).
+pub const MAX_BOX: usize = 5;
+
+/// A Sudoku grid: `side × side` cells with `side = box_size²`, each 0 (blank) or a digit
+/// `1..=side`.
+///
+/// In the line format digits are written `1`–`9`, then `A`, `B`, … for 10, 11, … (so a
+/// 16×16 grid uses `1`–`9` and `A`–`G`, a 25×25 grid `1`–`9` and `A`–`P`; lower case is
+/// accepted too). A blank is `.` or `0`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    box_size: usize,
+    cells: Vec<u8>,
+}
+
+/// Why a line is not a Sudoku grid.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GridError {
+    /// The line's length is not that of any supported grid (or of the size asked for).
+    #[error("the line has {found} characters; {expected}")]
+    WrongLength {
+        /// Characters found.
+        found: usize,
+        /// What was expected, in words.
+        expected: String,
+    },
+    /// A character that is neither a blank nor a digit of this grid size.
+    #[error("bad character {character:?} at column {column}: a {side}×{side} grid takes {alphabet}, and . or 0 for a blank")]
+    BadCharacter {
+        /// The character.
+        character: char,
+        /// 1-based position in the line.
+        column: usize,
+        /// The grid's side.
+        side: usize,
+        /// The digits allowed, in words.
+        alphabet: String,
+    },
+    /// A size that puzzlebench does not support.
+    #[error("unsupported Sudoku size {0}: sizes are 4, 9, 16 and 25 (box sizes 2 to 5)")]
+    UnsupportedSize(usize),
+}
+
+/// Which unit two conflicting clues share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// A row (0-based).
+    Row(usize),
+    /// A column (0-based).
+    Column(usize),
+    /// A box (0-based, row-major).
+    Box(usize),
+}
+
+/// Two clues with the same digit in one unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conflict {
+    /// The repeated digit.
+    pub digit: u8,
+    /// The unit they share.
+    pub unit: Unit,
+    /// The two cells, as 0-based (row, column), in row-major order.
+    pub cells: [(usize, usize); 2],
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unit = match self.unit {
+            Unit::Row(r) => format!("row {}", r + 1),
+            Unit::Column(c) => format!("column {}", c + 1),
+            Unit::Box(b) => format!("box {}", b + 1),
+        };
+        let [(r1, c1), (r2, c2)] = self.cells;
+        write!(
+            f,
+            "clues conflict: {} appears twice in {unit} (r{}c{} and r{}c{})",
+            digit_char(self.digit),
+            r1 + 1,
+            c1 + 1,
+            r2 + 1,
+            c2 + 1
+        )
+    }
+}
+
+/// The character of digit `d` (1-based) in the line format.
+pub fn digit_char(d: u8) -> char {
+    match d {
+        0 => '.',
+        1..=9 => (b'0' + d) as char,
+        _ => (b'A' + d - 10) as char,
+    }
+}
+
+fn alphabet(side: usize) -> String {
+    if side <= 9 {
+        format!("digits 1-{side}")
+    } else {
+        format!("1-9 and A-{}", digit_char(side as u8))
+    }
+}
+
+/// The side length of a grid from a `--size` argument: 4, 9, 16 or 25.
+pub fn box_size_of_side(side: usize) -> Result<usize, GridError> {
+    (MIN_BOX..=MAX_BOX)
+        .find(|n| n * n == side)
+        .ok_or(GridError::UnsupportedSize(side))
+}
+
+impl Grid {
+    /// An empty grid with boxes of `box_size × box_size` cells.
+    pub fn empty(box_size: usize) -> Result<Self, GridError> {
+        if !(MIN_BOX..=MAX_BOX).contains(&box_size) {
+            return Err(GridError::UnsupportedSize(box_size * box_size));
+        }
+        let side = box_size * box_size;
+        Ok(Grid {
+            box_size,
+            cells: vec![0; side * side],
+        })
+    }
+
+    /// A grid from cell values (0 for blank) in row-major order; `None` if the length is
+    /// not that of a supported grid or a value is out of range.
+    pub fn from_cells(cells: Vec<u8>) -> Option<Self> {
+        let box_size = (MIN_BOX..=MAX_BOX).find(|n| n.pow(4) == cells.len())?;
+        let side = box_size * box_size;
+        cells
+            .iter()
+            .all(|&v| v as usize <= side)
+            .then_some(Grid { box_size, cells })
+    }
+
+    /// Parses a line of the line format. The size is inferred from the length unless
+    /// `side` is given. Trailing white space is ignored.
+    pub fn from_line(line: &str, side: Option<usize>) -> Result<Self, GridError> {
+        let text = line.trim_end();
+        let length = text.chars().count();
+        let box_size = match side {
+            Some(side) => {
+                let box_size = box_size_of_side(side)?;
+                if length != side * side {
+                    return Err(GridError::WrongLength {
+                        found: length,
+                        expected: format!("a {side}×{side} grid has {}", side * side),
+                    });
+                }
+                box_size
+            }
+            None => (MIN_BOX..=MAX_BOX)
+                .find(|n| n.pow(4) == length)
+                .ok_or_else(|| GridError::WrongLength {
+                    found: length,
+                    expected: "a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)".into(),
+                })?,
+        };
+        let side = box_size * box_size;
+        let mut cells = Vec::with_capacity(length);
+        for (index, character) in text.chars().enumerate() {
+            let value = match character {
+                '.' | '0' => Some(0),
+                '1'..='9' => Some(character as u8 - b'0'),
+                'A'..='Z' => Some(character as u8 - b'A' + 10),
+                'a'..='z' => Some(character as u8 - b'a' + 10),
+                _ => None,
+            };
+            match value {
+                Some(v) if v as usize <= side => cells.push(v),
+                _ => {
+                    return Err(GridError::BadCharacter {
+                        character,
+                        column: index + 1,
+                        side,
+                        alphabet: alphabet(side),
+                    })
+                }
+            }
+        }
+        Ok(Grid { box_size, cells })
+    }
+
+    /// Boxes are `box_size × box_size` cells.
+    pub fn box_size(&self) -> usize {
+        self.box_size
+    }
+
+    /// Cells per row, column and box.
+    pub fn side(&self) -> usize {
+        self.box_size * self.box_size
+    }
+
+    /// Cell values in row-major order, 0 for blank.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The value at (`row`, `col`), 0-based; 0 for blank.
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * self.side() + col]
+    }
+
+    /// Sets the value at (`row`, `col`), 0-based.
+    pub fn set(&mut self, row: usize, col: usize, value: u8) {
+        let side = self.side();
+        self.cells[row * side + col] = value;
+    }
+
+    /// Number of filled cells.
+    pub fn clue_count(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// Whether every cell is filled.
+    pub fn is_full(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// The box (0-based, row-major) of cell (`row`, `col`).
+    pub fn box_of(&self, row: usize, col: usize) -> usize {
+        (row / self.box_size) * self.box_size + col / self.box_size
+    }
+
+    /// The grid in the line format, `.` for blanks.
+    pub fn to_line(&self) -> String {
+        self.cells.iter().map(|&v| digit_char(v)).collect()
+    }
+
+    /// The block display: one text line per row, `|` between boxes and `---+---+---`
+    /// between bands, `.` for blanks.
+    pub fn display_block(&self) -> String {
+        let n = self.box_size;
+        let side = self.side();
+        let rule = vec!["-".repeat(n); n].join("+");
+        let mut out = String::new();
+        for row in 0..side {
+            if row > 0 && row % n == 0 {
+                out.push_str(&rule);
+                out.push('\n');
+            }
+            for col in 0..side {
+                if col > 0 && col % n == 0 {
+                    out.push('|');
+                }
+                out.push(digit_char(self.get(row, col)));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The first pair of clues that share a digit in a row, column or box (rows checked
+    /// first, then columns, then boxes), if any.
+    pub fn find_conflict(&self) -> Option<Conflict> {
+        let side = self.side();
+        let n = self.box_size;
+        let units: [fn(usize, usize, usize, usize) -> (usize, usize); 3] = [
+            |u: usize, k: usize, _n: usize, s: usize| (u, k % s),
+            |u: usize, k: usize, _n: usize, s: usize| (k % s, u),
+            |u: usize, k: usize, n: usize, _s: usize| ((u / n) * n + k / n, (u % n) * n + k % n),
+        ];
+        for (kind, cell_of) in units.iter().enumerate() {
+            for unit in 0..side {
+                let mut seen: [Option<(usize, usize)>; 26] = [None; 26];
+                for k in 0..side {
+                    let (row, col) = cell_of(unit, k, n, side);
+                    let digit = self.get(row, col);
+                    if digit == 0 {
+                        continue;
+                    }
+                    if let Some(first) = seen[digit as usize] {
+                        let unit = match kind {
+                            0 => Unit::Row(unit),
+                            1 => Unit::Column(unit),
+                            _ => Unit::Box(unit),
+                        };
+                        return Some(Conflict {
+                            digit,
+                            unit,
+                            cells: [first, (row, col)],
+                        });
+                    }
+                    seen[digit as usize] = Some((row, col));
+                }
+            }
+        }
+        None
+    }
+}
+
+impl fmt::Display for Grid {
+    /// The line format.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED1: &str =
+        "004001700080020000200070000000503078005000400960104000000050009000010060001700200";
+
+    #[test]
+    fn parses_and_prints_the_line_format() {
+        let grid = Grid::from_line(SEED1, None).unwrap();
+        assert_eq!(grid.side(), 9);
+        assert_eq!(grid.get(0, 2), 4);
+        assert_eq!(grid.clue_count(), 24);
+        assert_eq!(grid.to_line(), SEED1.replace('0', "."));
+        assert_eq!(Grid::from_line(&grid.to_line(), Some(9)).unwrap(), grid);
+    }
+
+    #[test]
+    fn block_display_matches_the_seed_style() {
+        let grid = Grid::from_line(SEED1, None).unwrap();
+        let expected = "\
+..4|..1|7..
+.8.|.2.|...
+2..|.7.|...
+---+---+---
+...|5.3|.78
+..5|...|4..
+96.|1.4|...
+---+---+---
+...|.5.|..9
+...|.1.|.6.
+..1|7..|2..
+";
+        assert_eq!(grid.display_block(), expected);
+    }
+
+    #[test]
+    fn wrong_length_and_bad_characters_say_where() {
+        let short = Grid::from_line(&SEED1[..80], None).unwrap_err();
+        assert_eq!(
+            short.to_string(),
+            "the line has 80 characters; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)"
+        );
+        let mut bad = SEED1.to_string();
+        bad.replace_range(11..12, "x");
+        let error = Grid::from_line(&bad, None).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "bad character 'x' at column 12: a 9×9 grid takes digits 1-9, and . or 0 for a blank"
+        );
+        let mut big_digit = SEED1.to_string();
+        big_digit.replace_range(0..1, "A");
+        assert!(matches!(
+            Grid::from_line(&big_digit, None),
+            Err(GridError::BadCharacter { column: 1, .. })
+        ));
+        assert!(matches!(
+            Grid::from_line(SEED1, Some(16)),
+            Err(GridError::WrongLength { found: 81, .. })
+        ));
+        assert_eq!(
+            Grid::from_line(SEED1, Some(10)),
+            Err(GridError::UnsupportedSize(10))
+        );
+    }
+
+    #[test]
+    fn larger_alphabets() {
+        let line: String = (1..=16u8).map(digit_char).collect::<String>() + &".".repeat(240);
+        let grid = Grid::from_line(&line, None).unwrap();
+        assert_eq!(grid.side(), 16);
+        assert_eq!(grid.get(0, 15), 16);
+        assert_eq!(grid.to_line(), line);
+        let lower = line.to_lowercase();
+        assert_eq!(Grid::from_line(&lower, None).unwrap(), grid);
+        assert!(Grid::from_line(&line.replace('G', "H"), None).is_err());
+    }
+
+    #[test]
+    fn conflicts_are_named() {
+        let mut grid = Grid::from_line(SEED1, None).unwrap();
+        assert_eq!(grid.find_conflict(), None);
+        grid.set(0, 8, 4); // second 4 in row 1
+        let conflict = grid.find_conflict().unwrap();
+        assert_eq!(conflict.unit, Unit::Row(0));
+        assert_eq!(
+            conflict.to_string(),
+            "clues conflict: 4 appears twice in row 1 (r1c3 and r1c9)"
+        );
+        let mut grid = Grid::empty(3).unwrap();
+        grid.set(0, 0, 5);
+        grid.set(8, 0, 5);
+        assert_eq!(grid.find_conflict().unwrap().unit, Unit::Column(0));
+        let mut grid = Grid::empty(3).unwrap();
+        grid.set(0, 0, 5);
+        grid.set(2, 2, 5);
+        assert_eq!(
+            grid.find_conflict().unwrap().to_string(),
+            "clues conflict: 5 appears twice in box 1 (r1c1 and r3c3)"
+        );
+    }
+}

@@ -1,0 +1,270 @@
+//! `sudoku solve` on the batch runner: one record is one puzzle.
+
+use crate::batch::{Job, Outcome, Record, RecordContent, Value};
+
+use super::{Algorithm, Grid, Solver, Status};
+
+/// Solves every puzzle of a corpus and, for CSV inputs with a solutions column, compares
+/// each solution found with the expected one.
+#[derive(Debug, Clone)]
+pub struct SolveJob {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Solutions counted before stopping (2 proves uniqueness).
+    pub limit: u64,
+    /// Grid side if forced (`--size`), else inferred per line.
+    pub side: Option<usize>,
+    /// CSV column holding the puzzle (default: the first).
+    pub column: Option<String>,
+    /// CSV column of expected solutions (default: one named `solution` or `solutions`).
+    pub expected_column: Option<String>,
+    /// Whether rows carry the `expected` column (some input is CSV).
+    pub with_expected: bool,
+}
+
+/// Where a CSV input keeps the puzzle and the expected solution.
+#[derive(Debug, Clone)]
+pub struct SolveLayout {
+    puzzle: Option<(usize, String)>,
+    expected: Option<(usize, String)>,
+}
+
+impl SolveJob {
+    fn puzzle_text<'r>(&self, layout: &SolveLayout, record: &'r Record) -> Result<&'r str, String> {
+        match (&record.content, &layout.puzzle) {
+            (RecordContent::Line(text), _) => Ok(text),
+            (RecordContent::Fields(fields), Some((index, name))) => {
+                let text = field(fields, *index, name)?.trim();
+                if text.is_empty() {
+                    Err(format!("empty puzzle in column {name:?}"))
+                } else {
+                    Ok(text)
+                }
+            }
+            (RecordContent::Fields(_), None) => Err("no puzzle column".into()),
+            (RecordContent::Unreadable(message), _) => Err(message.clone()),
+        }
+    }
+}
+
+fn field<'r>(fields: &'r [String], index: usize, name: &str) -> Result<&'r str, String> {
+    fields.get(index).map(String::as_str).ok_or_else(|| {
+        format!(
+            "the row has {} fields, so no column {name:?} (field {})",
+            fields.len(),
+            index + 1
+        )
+    })
+}
+
+fn find_column(header: &[String], name: &str) -> Result<usize, String> {
+    header
+        .iter()
+        .position(|h| h.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("no column {name:?}; the header has {}", header.join(", ")))
+}
+
+impl Job for SolveJob {
+    type Layout = SolveLayout;
+    type Worker = Solver;
+
+    fn columns(&self) -> Vec<&'static str> {
+        let mut columns = vec!["solutions", "guesses", "solution"];
+        if self.with_expected {
+            columns.push("expected");
+        }
+        columns
+    }
+
+    fn statuses(&self) -> Vec<&'static str> {
+        Status::ALL.iter().map(|s| s.name()).collect()
+    }
+
+    fn tallied_columns(&self) -> Vec<&'static str> {
+        vec!["expected"]
+    }
+
+    fn settings(&self) -> Vec<(String, String)> {
+        let mut settings = vec![
+            ("algorithm".to_string(), self.algorithm.to_string()),
+            ("limit".to_string(), self.limit.to_string()),
+        ];
+        if self.limit == 1 {
+            settings.push((
+                "note".to_string(),
+                "--limit 1: 'solved' means a solution was found; uniqueness was not checked"
+                    .to_string(),
+            ));
+        }
+        settings
+    }
+
+    fn layout(&self, header: Option<&[String]>) -> Result<SolveLayout, String> {
+        let Some(header) = header else {
+            return Ok(SolveLayout {
+                puzzle: None,
+                expected: None,
+            });
+        };
+        let puzzle = match &self.column {
+            Some(name) => find_column(header, name)?,
+            None => 0,
+        };
+        let expected = match &self.expected_column {
+            Some(name) => Some(find_column(header, name)?),
+            None => header.iter().enumerate().position(|(i, h)| {
+                i != puzzle
+                    && (h.eq_ignore_ascii_case("solution") || h.eq_ignore_ascii_case("solutions"))
+            }),
+        };
+        let named = |index: usize| (index, header[index].clone());
+        Ok(SolveLayout {
+            puzzle: Some(named(puzzle)),
+            expected: expected.map(named),
+        })
+    }
+
+    fn new_worker(&self) -> Solver {
+        Solver::new(self.algorithm)
+    }
+
+    fn process(
+        &self,
+        solver: &mut Solver,
+        layout: &SolveLayout,
+        record: &Record,
+    ) -> Result<Outcome, String> {
+        let text = self.puzzle_text(layout, record)?;
+        let in_field = |message: String| match &layout.puzzle {
+            Some((_, name)) => format!("column {name:?}: {message}"),
+            None => message,
+        };
+        let grid = Grid::from_line(text, self.side).map_err(|e| in_field(e.to_string()))?;
+        let (result, mut error) = match grid.find_conflict() {
+            Some(conflict) => (Default::default(), conflict.to_string()),
+            None => (solver.solve(&grid, self.limit), String::new()),
+        };
+        let status = result.status();
+        if status == Status::Unsolvable && error.is_empty() {
+            error = "no solution".into();
+        }
+        let mut failed = status == Status::Unsolvable;
+        let solution = result.first_solution.as_ref().map(Grid::to_line);
+        let mut values = vec![
+            Value::Int(result.solutions),
+            Value::Int(result.guesses),
+            solution.clone().map_or(Value::Empty, Value::Text),
+        ];
+        if self.with_expected {
+            let verdict = match (&layout.expected, &record.content) {
+                (Some((index, name)), RecordContent::Fields(fields)) => {
+                    let expected = field(fields, *index, name)?.trim();
+                    let matches = Grid::from_line(expected, self.side)
+                        .is_ok_and(|e| Some(e.to_line()) == solution);
+                    if !matches {
+                        failed = true;
+                        if error.is_empty() {
+                            error = format!("the solution differs from column {name:?}");
+                        }
+                    }
+                    Value::Text(if matches { "match" } else { "mismatch" }.into())
+                }
+                _ => Value::Empty,
+            };
+            values.push(verdict);
+        }
+        Ok(Outcome {
+            status: status.name(),
+            failed,
+            error,
+            values,
+        })
+    }
+}
+
+/// `sudoku show`: each puzzle in the block display, optionally beside its solution.
+#[derive(Debug, Clone)]
+pub struct ShowJob {
+    /// Grid side if forced, else inferred per line.
+    pub side: Option<usize>,
+    /// CSV column holding the puzzle (default: the first).
+    pub column: Option<String>,
+    /// Solve each puzzle (with this algorithm) and show the solution beside it.
+    pub solve_with: Option<Algorithm>,
+}
+
+impl Job for ShowJob {
+    type Layout = SolveLayout;
+    type Worker = Option<Solver>;
+
+    fn columns(&self) -> Vec<&'static str> {
+        vec!["clues", "grid", "solution"]
+    }
+
+    fn statuses(&self) -> Vec<&'static str> {
+        let mut statuses = vec!["shown"];
+        if self.solve_with.is_some() {
+            statuses.extend(Status::ALL.iter().map(|s| s.name()));
+        }
+        statuses
+    }
+
+    fn layout(&self, header: Option<&[String]>) -> Result<SolveLayout, String> {
+        self.as_solve_job().layout(header)
+    }
+
+    fn new_worker(&self) -> Option<Solver> {
+        self.solve_with.map(Solver::new)
+    }
+
+    fn process(
+        &self,
+        solver: &mut Option<Solver>,
+        layout: &SolveLayout,
+        record: &Record,
+    ) -> Result<Outcome, String> {
+        let text = self.as_solve_job().puzzle_text(layout, record)?;
+        let grid = Grid::from_line(text, self.side).map_err(|e| e.to_string())?;
+        let mut outcome = Outcome {
+            status: "shown",
+            failed: false,
+            error: String::new(),
+            values: vec![
+                Value::Int(grid.clue_count() as u64),
+                Value::Text(grid.display_block()),
+                Value::Empty,
+            ],
+        };
+        if let Some(solver) = solver {
+            let result = match grid.find_conflict() {
+                Some(conflict) => {
+                    outcome.error = conflict.to_string();
+                    Default::default()
+                }
+                None => solver.solve(&grid, 2),
+            };
+            outcome.status = result.status().name();
+            outcome.failed = result.status() == Status::Unsolvable;
+            if outcome.failed && outcome.error.is_empty() {
+                outcome.error = "no solution".into();
+            }
+            if let Some(solution) = result.first_solution {
+                outcome.values[2] = Value::Text(solution.display_block());
+            }
+        }
+        Ok(outcome)
+    }
+}
+
+impl ShowJob {
+    fn as_solve_job(&self) -> SolveJob {
+        SolveJob {
+            algorithm: Algorithm::Dlx,
+            limit: 2,
+            side: self.side,
+            column: self.column.clone(),
+            expected_column: None,
+            with_expected: false,
+        }
+    }
+}

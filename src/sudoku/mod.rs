@@ -1,0 +1,165 @@
+//! Sudoku of every n²×n² size (n = 2..=5): grids, an independent checker, and the solving
+//! algorithms side by side.
+//!
+//! ```
+//! use puzzlebench::sudoku::{Algorithm, Grid, Solver, Status};
+//!
+//! let puzzle = Grid::from_line(
+//!     "800000000003600000070090200050007000000045700000100030001000068008500010090000400",
+//!     None,
+//! )
+//! .unwrap();
+//! let result = Solver::new(Algorithm::Dlx).solve(&puzzle, 2);
+//! assert_eq!(result.status(), Status::Solved);
+//! assert!(result.first_solution.unwrap().to_line().starts_with("812753649"));
+//! ```
+
+pub mod backtrack;
+pub mod check;
+mod dlx;
+mod grid;
+mod job;
+
+pub use check::{check_solution, CheckError};
+pub use dlx::DlxSolver;
+pub use grid::{box_size_of_side, digit_char, Conflict, Grid, GridError, Unit, MAX_BOX, MIN_BOX};
+pub use job::{ShowJob, SolveJob, SolveLayout};
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The solving algorithms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Dancing-links exact cover (the shared engine).
+    Dlx,
+    /// Cell-by-cell backtracking in row-major order, digits in increasing order.
+    Backtrack,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order they are listed.
+    pub const ALL: [Algorithm; 2] = [Algorithm::Dlx, Algorithm::Backtrack];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Dlx => "dlx",
+            Algorithm::Backtrack => "backtrack",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| format!("unknown algorithm {s:?}: choose dlx or backtrack"))
+    }
+}
+
+/// What a search found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Solutions found, up to the limit asked for.
+    pub solutions: u64,
+    /// The first solution found.
+    pub first_solution: Option<Grid>,
+    /// Search effort: real guesses for `dlx` (options tried where two or more remained),
+    /// digits placed for `backtrack`.
+    pub guesses: u64,
+}
+
+/// A puzzle's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Exactly one solution (or, with a limit of 1, at least one).
+    Solved,
+    /// Two or more solutions.
+    Multiple,
+    /// No solution.
+    Unsolvable,
+}
+
+impl Status {
+    /// Every status, in the order summaries list them.
+    pub const ALL: [Status; 3] = [Status::Solved, Status::Multiple, Status::Unsolvable];
+
+    /// The name used in result files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Multiple => "multiple",
+            Status::Unsolvable => "unsolvable",
+        }
+    }
+}
+
+impl SearchResult {
+    /// The verdict for the solutions found.
+    pub fn status(&self) -> Status {
+        match self.solutions {
+            0 => Status::Unsolvable,
+            1 => Status::Solved,
+            _ => Status::Multiple,
+        }
+    }
+}
+
+/// Solves grids of any supported size with one algorithm, reusing its buffers (such as the
+/// exact-cover matrix of each size) from one puzzle to the next.
+#[derive(Debug, Clone)]
+pub struct Solver {
+    algorithm: Algorithm,
+    dlx: Vec<DlxSolver>,
+}
+
+impl Solver {
+    /// A solver using `algorithm`.
+    pub fn new(algorithm: Algorithm) -> Self {
+        Solver {
+            algorithm,
+            dlx: Vec::new(),
+        }
+    }
+
+    /// The algorithm in use.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// Counts the solutions of `grid`, stopping at `limit` (a limit of 2 proves
+    /// uniqueness; 0 is taken as 1), and keeps the first.
+    pub fn solve(&mut self, grid: &Grid, limit: u64) -> SearchResult {
+        let limit = limit.max(1);
+        match self.algorithm {
+            Algorithm::Backtrack => backtrack::solve(grid, limit),
+            Algorithm::Dlx => {
+                let index = match self
+                    .dlx
+                    .iter()
+                    .position(|s| s.box_size() == grid.box_size())
+                {
+                    Some(index) => index,
+                    None => {
+                        self.dlx.push(DlxSolver::new(grid.box_size()));
+                        self.dlx.len() - 1
+                    }
+                };
+                self.dlx[index].solve(grid, limit)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,133 @@
+use super::*;
+
+const SEED1: &str =
+    "004001700080020000200070000000503078005000400960104000000050009000010060001700200";
+const SEED1_SOLUTION: &str =
+    "594831726783426915216975834142593678835267491967184352378652149429318567651749283";
+const SEED2: &str =
+    "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+const SEED2_SOLUTION: &str =
+    "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+fn solve_both(line: &str, limit: u64) -> [SearchResult; 2] {
+    let grid = Grid::from_line(line, None).unwrap();
+    Algorithm::ALL.map(|algorithm| {
+        let result = Solver::new(algorithm).solve(&grid, limit);
+        if let Some(solution) = &result.first_solution {
+            check_solution(&grid, solution).unwrap();
+        }
+        result
+    })
+}
+
+#[test]
+fn seed_puzzles_have_their_published_solutions() {
+    for (puzzle, solution) in [(SEED1, SEED1_SOLUTION), (SEED2, SEED2_SOLUTION)] {
+        for result in solve_both(puzzle, 2) {
+            assert_eq!(result.status(), Status::Solved);
+            assert_eq!(result.first_solution.unwrap().to_line(), solution);
+        }
+    }
+}
+
+#[test]
+fn empty_grid_has_multiple_solutions_and_limit_one_stops_at_one() {
+    let empty = ".".repeat(81);
+    for result in solve_both(&empty, 2) {
+        assert_eq!(result.status(), Status::Multiple);
+        assert_eq!(result.solutions, 2);
+    }
+    for result in solve_both(&empty, 1) {
+        assert_eq!(result.status(), Status::Solved);
+    }
+    // 4×4: exactly 288 grids, with either algorithm.
+    for result in solve_both(&".".repeat(16), 1000) {
+        assert_eq!(result.solutions, 288);
+    }
+}
+
+#[test]
+fn full_and_nearly_full_grids() {
+    for result in solve_both(SEED1_SOLUTION, 2) {
+        assert_eq!(result.status(), Status::Solved);
+        assert_eq!(result.first_solution.unwrap().to_line(), SEED1_SOLUTION);
+    }
+    let mut one_missing = SEED1_SOLUTION.to_string();
+    one_missing.replace_range(40..41, ".");
+    let [dlx, backtrack] = solve_both(&one_missing, 2);
+    for result in [&dlx, &backtrack] {
+        assert_eq!(result.status(), Status::Solved);
+        assert_eq!(
+            result.first_solution.as_ref().unwrap().to_line(),
+            SEED1_SOLUTION
+        );
+    }
+    // One forced cell: no guess for exact cover, one digit placed by backtracking.
+    assert_eq!(dlx.guesses, 0);
+    assert_eq!(backtrack.guesses, 1);
+}
+
+#[test]
+fn conflicting_clues_are_unsolvable() {
+    let mut conflict = SEED1.to_string();
+    conflict.replace_range(8..9, "4");
+    for result in solve_both(&conflict, 2) {
+        assert_eq!(result.status(), Status::Unsolvable);
+        assert_eq!(result.first_solution, None);
+    }
+}
+
+#[test]
+fn a_puzzle_with_no_solution_but_no_direct_conflict() {
+    // Row 1 leaves r1c9 for 9 only, but column 9 already holds a 9.
+    let mut line = "12345678.".to_string() + &".".repeat(72);
+    line.replace_range(80..81, "9");
+    let grid = Grid::from_line(&line, None).unwrap();
+    assert_eq!(grid.find_conflict(), None);
+    for result in solve_both(&line, 2) {
+        assert_eq!(result.status(), Status::Unsolvable);
+    }
+}
+
+#[test]
+fn sixteen_and_twenty_five_grids_are_solved_and_checked() {
+    // Take a known valid pattern grid, blank out a fraction of the cells, and solve it.
+    for n in [4usize, 5] {
+        let side = n * n;
+        let mut full = Grid::empty(n).unwrap();
+        for row in 0..side {
+            for col in 0..side {
+                let value = (n * (row % n) + row / n + col) % side;
+                full.set(row, col, value as u8 + 1);
+            }
+        }
+        check_solution(&full, &full).unwrap();
+        // Blank cells in a scrambled order, keeping a blank only while the puzzle stays
+        // uniquely solvable, until 45% of the cells are blank.
+        let mut solver = Solver::new(Algorithm::Dlx);
+        let mut puzzle = full.clone();
+        let cells = side * side;
+        let mut blanks = 0;
+        for i in 0..cells {
+            let cell = (i * 7919 + 13) % cells;
+            let keep = puzzle.get(cell / side, cell % side);
+            puzzle.set(cell / side, cell % side, 0);
+            if solver.solve(&puzzle, 2).status() == Status::Solved {
+                blanks += 1;
+            } else {
+                puzzle.set(cell / side, cell % side, keep);
+            }
+            if blanks * 100 >= cells * 45 {
+                break;
+            }
+        }
+        assert!(blanks * 100 >= cells * 45, "{blanks} blanks of {cells}");
+        let result = solver.solve(&puzzle, 2);
+        assert_eq!(result.status(), Status::Solved);
+        assert_eq!(result.first_solution.as_ref(), Some(&full));
+        check_solution(&puzzle, result.first_solution.as_ref().unwrap()).unwrap();
+        // Round trip through the line format.
+        let parsed = Grid::from_line(&puzzle.to_line(), None).unwrap();
+        assert_eq!(parsed, puzzle);
+    }
+}
