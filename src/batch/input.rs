@@ -136,7 +136,7 @@ pub(crate) enum RecordReader {
 /// From CSV line `from` on (counting only the lines the CSV parser sees), the physical line
 /// number is `from + skipped`.
 #[derive(Debug, Clone, Copy)]
-struct LineOffset {
+pub(crate) struct LineOffset {
     from: u64,
     skipped: u64,
 }

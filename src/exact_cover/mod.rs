@@ -75,7 +75,7 @@ pub enum ExactCoverError {
         options: usize,
     },
     /// More nodes than the 32-bit indices can address.
-    #[error("the problem is too large for the engine (over 2^31 nodes)")]
+    #[error("the problem is too large for the engine (over 2^32 nodes)")]
     TooLarge,
 }
 
