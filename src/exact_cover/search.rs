@@ -346,6 +346,7 @@ impl Dlx {
         let len = &mut self.len[..];
         let forced = &mut self.forced;
         let dead_end = &mut self.dead_end;
+        let primary = self.primary;
         let mut updates = 0;
         let mut p = nodes[item].down as usize;
         while p != item {
@@ -363,7 +364,7 @@ impl Dlx {
                 }
                 let count = unsafe { len.get_unchecked_mut(node.top as usize) };
                 *count -= 1;
-                if *count <= 1 {
+                if *count <= 1 && node.top as usize <= primary {
                     forced.push(node.top);
                     if *count == 0 {
                         *dead_end = node.top;
