@@ -262,16 +262,15 @@ impl Grid {
     pub fn find_conflict(&self) -> Option<Conflict> {
         let side = self.side();
         let n = self.box_size;
-        let units: [fn(usize, usize, usize, usize) -> (usize, usize); 3] = [
-            |u: usize, k: usize, _n: usize, s: usize| (u, k % s),
-            |u: usize, k: usize, _n: usize, s: usize| (k % s, u),
-            |u: usize, k: usize, n: usize, _s: usize| ((u / n) * n + k / n, (u % n) * n + k % n),
-        ];
-        for (kind, cell_of) in units.iter().enumerate() {
+        for kind in 0..3 {
             for unit in 0..side {
                 let mut seen: [Option<(usize, usize)>; 26] = [None; 26];
                 for k in 0..side {
-                    let (row, col) = cell_of(unit, k, n, side);
+                    let (row, col) = match kind {
+                        0 => (unit, k),
+                        1 => (k, unit),
+                        _ => ((unit / n) * n + k / n, (unit % n) * n + k % n),
+                    };
                     let digit = self.get(row, col);
                     if digit == 0 {
                         continue;

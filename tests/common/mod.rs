@@ -1,0 +1,79 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `puzzlebench` binary built for these tests.
+pub fn puzzlebench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+}
+
+/// Runs `puzzlebench` with `args` and returns its output.
+pub fn run(args: &[&str]) -> Output {
+    puzzlebench().args(args).output().expect("the binary runs")
+}
+
+/// The repository's own `datasets/` folder.
+pub fn repo_datasets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets")
+}
+
+/// The public corpora: `$PUZZLEBENCH_CORPORA`, else `../shared/datasets` beside the
+/// repository. `None` (after saying which test is skipped) when they are absent, unless
+/// `PUZZLEBENCH_REQUIRE_CORPORA=1`, under which absence fails the test.
+pub fn corpora(test: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("PUZZLEBENCH_CORPORA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets"));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("PUZZLEBENCH_REQUIRE_CORPORA").is_ok_and(|v| v == "1") {
+        panic!(
+            "{test}: the public corpora are required (PUZZLEBENCH_REQUIRE_CORPORA=1) but {} does not exist",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "{test}: SKIPPED, no public corpora at {} (set PUZZLEBENCH_CORPORA)",
+        dir.display()
+    );
+    None
+}
+
+/// Parses CSV text into a header and rows.
+pub fn parse_csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().iter().map(String::from).collect();
+    let rows = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    (header, rows)
+}
+
+/// The value of `column` in `row`.
+pub fn cell<'a>(header: &[String], row: &'a [String], column: &str) -> &'a str {
+    let index = header
+        .iter()
+        .position(|h| h == column)
+        .unwrap_or_else(|| panic!("no column {column} in {header:?}"));
+    &row[index]
+}
+
+/// CSV text with the `micros` column removed (the only column that may differ between
+/// runs).
+pub fn without_micros(text: &str) -> String {
+    let (header, rows) = parse_csv(text);
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| header[i] != "micros")
+        .collect();
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(rows.iter()) {
+        let cells: Vec<&str> = keep.iter().map(|&i| row[i].as_str()).collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,346 @@
+//! `puzzlebench sudoku …` end to end: statuses, messages, order, exit codes, formats.
+
+mod common;
+
+use std::io::Write;
+
+use common::{cell, corpora, parse_csv, repo_datasets, run, without_micros};
+use puzzlebench::sudoku::{check_solution, Grid};
+
+const SEED1: &str =
+    "004001700080020000200070000000503078005000400960104000000050009000010060001700200";
+const SEED1_SOLUTION: &str =
+    "594831726783426915216975834142593678835267491967184352378652149429318567651749283";
+const SEED2: &str =
+    "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+#[test]
+fn mixed_file_gives_one_row_per_record_in_order_with_reasons() {
+    let path = repo_datasets().join("sudoku/mixed.txt");
+    let output = run(&["sudoku", "solve", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "some records fail");
+    let (header, rows) = parse_csv(&stdout(&output));
+    assert_eq!(
+        header,
+        [
+            "line",
+            "status",
+            "solutions",
+            "guesses",
+            "solution",
+            "error",
+            "micros"
+        ]
+    );
+    let got: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (cell(&header, r, "line"), cell(&header, r, "status")))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("3", "solved"),
+            ("5", "error"),
+            ("7", "error"),
+            ("9", "unsolvable"),
+            ("11", "multiple"),
+            ("13", "unsolvable"),
+            ("15", "solved"),
+            ("17", "solved"),
+        ]
+    );
+    let error = |i: usize| cell(&header, &rows[i], "error").to_string();
+    assert_eq!(
+        error(1),
+        "the line has 80 characters; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)"
+    );
+    assert_eq!(
+        error(2),
+        "bad character 'x' at column 12: a 9×9 grid takes digits 1-9, and . or 0 for a blank"
+    );
+    assert_eq!(
+        error(3),
+        "clues conflict: 4 appears twice in row 1 (r1c3 and r1c9)"
+    );
+    assert_eq!(error(5), "no solution");
+    assert_eq!(cell(&header, &rows[0], "solution"), SEED1_SOLUTION);
+    assert_eq!(cell(&header, &rows[4], "solutions"), "2");
+    // Every solution given is checked independently.
+    let puzzles: Vec<String> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    assert_eq!(puzzles.len(), rows.len());
+    for (puzzle, row) in puzzles.iter().zip(&rows) {
+        let solution = cell(&header, row, "solution");
+        if !solution.is_empty() {
+            let puzzle = Grid::from_line(puzzle, None).unwrap();
+            check_solution(&puzzle, &Grid::from_line(solution, None).unwrap()).unwrap();
+        }
+    }
+}
+
+#[test]
+fn csv_with_expected_solutions_and_an_empty_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("quiz.csv");
+    let mut bad_solution = SEED1_SOLUTION.to_string();
+    bad_solution.replace_range(0..2, "95");
+    std::fs::write(
+        &path,
+        format!(
+            "quizzes,solutions\n{SEED1},{SEED1_SOLUTION}\n,{SEED1_SOLUTION}\n\n# comment\n{SEED1},{bad_solution}\n{SEED1}x,\n"
+        ),
+    )
+    .unwrap();
+    let output = run(&["sudoku", "solve", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let (header, rows) = parse_csv(&stdout(&output));
+    assert!(header.contains(&"expected".to_string()));
+    let got: Vec<[&str; 4]> = rows
+        .iter()
+        .map(|r| {
+            [
+                cell(&header, r, "line"),
+                cell(&header, r, "status"),
+                cell(&header, r, "expected"),
+                cell(&header, r, "error"),
+            ]
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ["2", "solved", "match", ""],
+            ["3", "error", "", "empty puzzle in column \"quizzes\""],
+            [
+                "6",
+                "solved",
+                "mismatch",
+                "the solution differs from column \"solutions\""
+            ],
+            [
+                "7",
+                "error",
+                "",
+                "column \"quizzes\": the line has 82 characters; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)"
+            ],
+        ]
+    );
+}
+
+#[test]
+fn seed_puzzles_match_their_published_solutions() {
+    let path = repo_datasets().join("sudoku/seed-puzzles.csv");
+    let output = run(&[
+        "sudoku",
+        "solve",
+        path.to_str().unwrap(),
+        "--algo",
+        "backtrack",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let (header, rows) = parse_csv(&stdout(&output));
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        assert_eq!(cell(&header, row, "status"), "solved");
+        assert_eq!(cell(&header, row, "expected"), "match");
+    }
+}
+
+#[test]
+fn missing_file_is_exit_2_with_one_line() {
+    let output = run(&["sudoku", "solve", "no/such/file.txt"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("puzzlebench: cannot read no/such/file.txt"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn unknown_csv_column_and_bad_usage_are_exit_2() {
+    let path = repo_datasets().join("sudoku/seed-puzzles.csv");
+    let output = run(&[
+        "sudoku",
+        "solve",
+        path.to_str().unwrap(),
+        "--column",
+        "grid",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("no column \"grid\""), "{stderr}");
+    assert_eq!(
+        run(&["sudoku", "solve", "--limit", "0"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&["sudoku", "solve", "--size", "10"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn standard_input_jsonl_and_limit_one() {
+    let mut child = common::puzzlebench()
+        .args([
+            "sudoku",
+            "solve",
+            "--limit",
+            "1",
+            "--output-format",
+            "jsonl",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let empty = ".".repeat(81);
+    write!(child.stdin.take().unwrap(), "{SEED2}\n\n{empty}\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let rows: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["line"], 1);
+    assert_eq!(rows[1]["line"], 3);
+    // With --limit 1 the empty grid stops at its first solution.
+    assert_eq!(rows[1]["status"], "solved");
+    assert_eq!(rows[1]["solutions"], 1);
+}
+
+#[test]
+fn report_folder_has_every_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report");
+    let path = repo_datasets().join("sudoku/mixed.txt");
+    let output = run(&[
+        "sudoku",
+        "solve",
+        path.to_str().unwrap(),
+        "-o",
+        dir.path().join("out.csv").to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["records"], 8);
+    assert_eq!(summary["failed"], 4);
+    assert_eq!(summary["statuses"]["solved"], 3);
+    assert_eq!(summary["statuses"]["multiple"], 1);
+    assert_eq!(summary["statuses"]["unsolvable"], 2);
+    assert_eq!(summary["statuses"]["error"], 2);
+    assert_eq!(summary["threads"], 2);
+    assert_eq!(summary["settings"]["algorithm"], "dlx");
+    assert!(summary["latency_us"]["p99"].as_f64().unwrap() > 0.0);
+    let (header, rows) = parse_csv(&std::fs::read_to_string(report.join("summary.csv")).unwrap());
+    assert_eq!(rows.len(), 1);
+    assert_eq!(cell(&header, &rows[0], "status_error"), "2");
+    assert_eq!(cell(&header, &rows[0], "records"), "8");
+    let markdown = std::fs::read_to_string(report.join("summary.md")).unwrap();
+    assert!(markdown.contains("| unsolvable | 2 |"), "{markdown}");
+    let env: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("env.json")).unwrap()).unwrap();
+    assert_eq!(env["tool"], "puzzlebench");
+    assert_eq!(env["threads"], 2);
+    assert!(env["cores"].as_u64().unwrap() >= 1);
+    let rows_written = std::fs::read_to_string(dir.path().join("out.csv")).unwrap();
+    assert_eq!(rows_written.lines().count(), 9);
+}
+
+#[test]
+fn several_inputs_add_a_file_column() {
+    let mixed = repo_datasets().join("sudoku/mixed.txt");
+    let seeds = repo_datasets().join("sudoku/seed-puzzles.csv");
+    let output = run(&[
+        "sudoku",
+        "solve",
+        mixed.to_str().unwrap(),
+        seeds.to_str().unwrap(),
+    ]);
+    let (header, rows) = parse_csv(&stdout(&output));
+    assert_eq!(header[0], "file");
+    assert_eq!(rows.len(), 10);
+    assert!(rows[0][0].ends_with("mixed.txt"));
+    assert!(rows[9][0].ends_with("seed-puzzles.csv"));
+    assert_eq!(cell(&header, &rows[9], "expected"), "match");
+}
+
+#[test]
+fn show_prints_blocks_beside_solutions() {
+    let path = repo_datasets().join("sudoku/seed-puzzles.csv");
+    let output = run(&["sudoku", "show", path.to_str().unwrap(), "--solve"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "line 3: 24 clues, solved");
+    assert_eq!(lines[1], "..4|..1|7..    594|831|726");
+    assert_eq!(lines[4], "---+---+---    ---+---+---");
+}
+
+#[test]
+fn thread_counts_and_gzip_give_identical_rows() {
+    let Some(corpora) = corpora("thread_counts_and_gzip_give_identical_rows") else {
+        return;
+    };
+    let source = corpora.join("sudoku/17-clue.txt");
+    let dir = tempfile::tempdir().unwrap();
+    // 6,000 puzzles: several chunks per thread.
+    let text: String = std::fs::read_to_string(source)
+        .unwrap()
+        .lines()
+        .take(6000)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let plain = dir.path().join("puzzles.txt");
+    std::fs::write(&plain, &text).unwrap();
+    let gz = dir.path().join("puzzles.txt.gz");
+    let mut encoder = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::fast(),
+    );
+    encoder.write_all(text.as_bytes()).unwrap();
+    encoder.finish().unwrap();
+    let solve = |input: &std::path::Path, threads: &str| {
+        let out = dir.path().join(format!("out-{threads}.csv"));
+        let output = run(&[
+            "sudoku",
+            "solve",
+            input.to_str().unwrap(),
+            "--threads",
+            threads,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(0));
+        without_micros(&std::fs::read_to_string(out).unwrap())
+    };
+    let one = solve(&plain, "1");
+    let two = solve(&plain, "2");
+    let records = text.lines().filter(|l| !l.starts_with('#')).count();
+    assert!(records > 5900);
+    assert_eq!(
+        one.lines().count(),
+        records + 1,
+        "a header and one row per puzzle"
+    );
+    assert_eq!(one, two);
+    assert_eq!(solve(&gz, "2"), one);
+}
