@@ -339,24 +339,29 @@ impl Dlx {
         (best, best_len)
     }
 
-    /// Removes `item` from the active items and hides every other option containing it.
+    /// Removes `item` from the uncovered items and hides every other option containing it.
+    ///
+    /// `item` must be an internal item number (`1..len.len()`), which every caller takes
+    /// from a node's `top` or from [`choose_item`](Self::choose_item).
     #[inline(always)]
     fn cover(&mut self, item: usize) {
+        debug_assert!((1..self.len.len()).contains(&item));
         let nodes = &mut self.nodes[..];
         let len = &mut self.len[..];
         let forced = &mut self.forced;
         let dead_end = &mut self.dead_end;
         let primary = self.primary;
         let mut updates = 0;
-        let mut p = nodes[item].down as usize;
+        // SAFETY (for every unchecked index in `cover` and `uncover`): the builder sets each
+        // link (`up`, `down`, `next`) to an index inside `nodes` and each `top` to an item
+        // inside `len`; item headers are nodes `1..len.len()`, and `item` is such an item.
+        // The search only ever copies existing link values from one node to another, so
+        // these invariants hold at every step. Unchecked indexing in these two loops
+        // measured about 15% faster on Sudoku than checked indexing.
+        let mut p = unsafe { nodes.get_unchecked(item).down } as usize;
         while p != item {
-            let mut q = nodes[p].next as usize;
+            let mut q = unsafe { nodes.get_unchecked(p).next } as usize;
             while q != p {
-                // SAFETY: every link (`up`, `down`, `next`) and every `top` was set by the
-                // builder to an index inside `nodes` (links) or `len` (tops), and the
-                // search only ever copies such values from one link to another, so all
-                // four indices below are in bounds. Unchecked indexing here and in
-                // `uncover` measured 15% faster overall on Sudoku.
                 let node = unsafe { *nodes.get_unchecked(q) };
                 unsafe {
                     nodes.get_unchecked_mut(node.up as usize).down = node.down;
@@ -373,29 +378,30 @@ impl Dlx {
                 updates += 1;
                 q = node.next as usize;
             }
-            p = nodes[p].down as usize;
+            p = unsafe { nodes.get_unchecked(p).down } as usize;
         }
         self.updates += updates;
         // A covered item's count cannot change until it is uncovered: every option that
         // contains it has just been hidden from the other lists.
-        len[item] |= COVERED;
-        self.uncovered -= usize::from(item <= self.primary);
+        unsafe { *len.get_unchecked_mut(item) |= COVERED };
+        self.uncovered -= usize::from(item <= primary);
     }
 
     /// Undoes [`cover`](Self::cover), in exactly the reverse order.
     #[inline(always)]
     fn uncover(&mut self, item: usize) {
+        debug_assert!((1..self.len.len()).contains(&item));
         let nodes = &mut self.nodes[..];
         let len = &mut self.len[..];
-        len[item] &= !COVERED;
+        // SAFETY: as in `cover`.
+        unsafe { *len.get_unchecked_mut(item) &= !COVERED };
         self.uncovered += usize::from(item <= self.primary);
-        let mut p = nodes[item].up as usize;
+        let mut p = unsafe { nodes.get_unchecked(item).up } as usize;
         while p != item {
             // The nodes of one option lie in distinct item lists, so they may be put back
             // in any order; only the options of one list must go back in reverse.
-            let mut q = nodes[p].next as usize;
+            let mut q = unsafe { nodes.get_unchecked(p).next } as usize;
             while q != p {
-                // SAFETY: as in `cover`, every link and `top` is an in-bounds index.
                 let node = unsafe { *nodes.get_unchecked(q) };
                 unsafe {
                     nodes.get_unchecked_mut(node.up as usize).down = q as u32;
@@ -404,7 +410,7 @@ impl Dlx {
                 }
                 q = node.next as usize;
             }
-            p = nodes[p].up as usize;
+            p = unsafe { nodes.get_unchecked(p).up } as usize;
         }
     }
 
