@@ -9,51 +9,48 @@ use super::ExactCoverError;
 /// Items are numbered `0..primary` (primary: covered exactly once) followed by
 /// `primary..primary + secondary` (secondary: covered at most once). Options are numbered in
 /// the order they are added.
+///
+/// A finished [`Dlx`] can be turned back into a builder with [`Dlx::into_builder`], which
+/// keeps every buffer's capacity: a solver that builds one problem per puzzle allocates
+/// nothing once its buffers have grown.
 #[derive(Debug, Clone)]
 pub struct DlxBuilder {
-    primary: usize,
-    len: Vec<u32>,
-    nodes: Vec<Node>,
-    option_start: Vec<u32>,
+    dlx: Dlx,
 }
 
 impl DlxBuilder {
     /// Starts a problem with `primary` primary items and `secondary` secondary items.
     pub fn new(primary: usize, secondary: usize) -> Self {
-        let total = primary + secondary;
-        // User item `i` is internal item `i + 1`; node `i` for `i <= total` is the header of
-        // item `i`'s vertical list (node 0 is unused). Option nodes follow, each option's
-        // nodes contiguous and linked in a cycle by `next`.
-        let nodes = (0..=total as u32)
-            .map(|i| Node {
-                up: i,
-                down: i,
-                top: 0,
-                next: i,
-            })
-            .collect();
-        DlxBuilder {
-            primary,
-            len: vec![0; total + 1],
-            nodes,
-            option_start: Vec::new(),
-        }
+        Dlx::empty().into_builder(primary, secondary)
+    }
+
+    pub(crate) fn from_reset(dlx: Dlx) -> Self {
+        DlxBuilder { dlx }
+    }
+
+    /// Makes room for `options` more options of `nodes` items in all, so that adding them
+    /// does not reallocate.
+    pub fn reserve(&mut self, options: usize, nodes: usize) {
+        self.dlx.nodes.reserve(nodes);
+        self.dlx.node_option.reserve(nodes);
+        self.dlx.option_start.reserve(options + 1);
     }
 
     /// Number of items (primary and secondary).
     pub fn item_count(&self) -> usize {
-        self.len.len() - 1
+        self.dlx.len.len() - 1
     }
 
     /// Number of options added so far.
     pub fn option_count(&self) -> usize {
-        self.option_start.len()
+        self.dlx.option_start.len()
     }
 
     /// Adds an option covering `items`, returning its index.
     pub fn add_option(&mut self, items: &[usize]) -> Result<usize, ExactCoverError> {
-        let option = self.option_start.len();
-        let count = self.item_count();
+        let dlx = &mut self.dlx;
+        let option = dlx.option_start.len();
+        let count = dlx.len.len() - 1;
         if items.is_empty() {
             return Err(ExactCoverError::EmptyOption { option });
         }
@@ -69,35 +66,35 @@ impl DlxBuilder {
                 return Err(ExactCoverError::RepeatedItem { option, item });
             }
         }
-        if self.nodes.len() + items.len() >= u32::MAX as usize {
+        if dlx.nodes.len() + items.len() >= u32::MAX as usize {
             return Err(ExactCoverError::TooLarge);
         }
-        let first = self.nodes.len() as u32;
-        for (k, &item) in items.iter().enumerate() {
+        let first = dlx.nodes.len() as u32;
+        for &item in items {
             let header = item + 1;
-            let node = self.nodes.len() as u32;
-            let last = self.nodes[header].up;
-            let next = if k + 1 == items.len() {
-                first
-            } else {
-                node + 1
-            };
-            self.nodes.push(Node {
-                up: last,
+            let node = dlx.nodes.len() as u32;
+            let up = dlx.nodes[header].up;
+            dlx.nodes[up as usize].down = node;
+            dlx.nodes[header].up = node;
+            dlx.nodes.push(Node {
+                up,
                 down: header as u32,
                 top: header as u32,
-                next,
+                next: node + 1,
             });
-            self.nodes[last as usize].down = node;
-            self.nodes[header].up = node;
-            self.len[header] += 1;
+            dlx.node_option.push(option as u32);
+            dlx.len[header] += 1;
         }
-        self.option_start.push(first);
+        if let Some(last) = dlx.nodes.last_mut() {
+            last.next = first;
+        }
+        dlx.option_start.push(first);
         Ok(option)
     }
 
     /// Finishes the problem.
-    pub fn build(self) -> Dlx {
-        Dlx::from_parts(self.primary, self.len, self.nodes, self.option_start)
+    pub fn build(mut self) -> Dlx {
+        self.dlx.finish();
+        self.dlx
     }
 }

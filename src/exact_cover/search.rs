@@ -15,7 +15,7 @@
 
 use std::ops::ControlFlow;
 
-use super::ExactCoverError;
+use super::{DlxBuilder, ExactCoverError};
 
 /// Flag added to an item's option count while it is covered.
 const COVERED: u32 = 1 << 31;
@@ -52,19 +52,19 @@ pub struct SearchStats {
 /// stay selected until [`clear_selection`](Self::clear_selection).
 #[derive(Debug, Clone)]
 pub struct Dlx {
-    primary: usize,
+    pub(crate) primary: usize,
     /// Per item (internal numbering): options still containing it, plus [`COVERED`] while
     /// the item is covered. Knuth keeps the uncovered items in a linked list; a flag in the
     /// count makes covered items lose every "fewest options" comparison instead, so the
     /// scan runs over one contiguous array and the forced-item check needs no other test.
-    len: Vec<u32>,
+    pub(crate) len: Vec<u32>,
     /// Primary items not yet covered.
     uncovered: usize,
-    nodes: Vec<Node>,
+    pub(crate) nodes: Vec<Node>,
     /// First node of each option, plus one past the last node at the end.
-    option_start: Vec<u32>,
+    pub(crate) option_start: Vec<u32>,
     /// Option of each node (unused for headers).
-    node_option: Vec<u32>,
+    pub(crate) node_option: Vec<u32>,
     /// Items covered by selected options (internal numbering).
     item_selected: Vec<bool>,
     selected: Vec<usize>,
@@ -86,36 +86,69 @@ pub struct Dlx {
 }
 
 impl Dlx {
-    pub(crate) fn from_parts(
-        primary: usize,
-        len: Vec<u32>,
-        nodes: Vec<Node>,
-        mut option_start: Vec<u32>,
-    ) -> Self {
-        let depth = primary + 1;
-        let mut node_option = vec![0; nodes.len()];
-        option_start.push(nodes.len() as u32);
-        for (option, range) in option_start.windows(2).enumerate() {
-            node_option[range[0] as usize..range[1] as usize].fill(option as u32);
-        }
+    /// A problem with no items and no options, to be filled through a builder.
+    pub(crate) fn empty() -> Self {
         Dlx {
-            primary,
-            item_selected: vec![false; len.len()],
-            len,
-            uncovered: primary,
-            nodes,
-            option_start,
-            node_option,
+            primary: 0,
+            len: Vec::new(),
+            uncovered: 0,
+            nodes: Vec::new(),
+            option_start: Vec::new(),
+            node_option: Vec::new(),
+            item_selected: Vec::new(),
             selected: Vec::new(),
-            choice: vec![0; depth],
-            branch_item: vec![0; depth],
-            branching: vec![false; depth],
+            choice: Vec::new(),
+            branch_item: Vec::new(),
+            branching: Vec::new(),
             forced: Vec::new(),
-            forced_mark: vec![0; depth],
+            forced_mark: Vec::new(),
             dead_end: 0,
-            solution: Vec::with_capacity(depth),
+            solution: Vec::new(),
             updates: 0,
         }
+    }
+
+    /// Turns this problem into a builder for a new one with `primary` primary and
+    /// `secondary` secondary items, keeping every buffer's capacity.
+    pub fn into_builder(mut self, primary: usize, secondary: usize) -> DlxBuilder {
+        let total = primary + secondary;
+        self.primary = primary;
+        // User item `i` is internal item `i + 1`; node `i` for `i <= total` is the header of
+        // item `i`'s vertical list (node 0 is unused). Option nodes follow, each option's
+        // nodes contiguous and linked in a cycle by `next`.
+        self.len.clear();
+        self.len.resize(total + 1, 0);
+        self.nodes.clear();
+        self.nodes.extend((0..=total as u32).map(|i| Node {
+            up: i,
+            down: i,
+            top: 0,
+            next: i,
+        }));
+        self.node_option.clear();
+        self.node_option.resize(total + 1, 0);
+        self.option_start.clear();
+        self.selected.clear();
+        DlxBuilder::from_reset(self)
+    }
+
+    /// Sets up the search state once all options are in.
+    pub(crate) fn finish(&mut self) {
+        let depth = self.primary + 1;
+        self.uncovered = self.primary;
+        self.option_start.push(self.nodes.len() as u32);
+        self.item_selected.clear();
+        self.item_selected.resize(self.len.len(), false);
+        for buffer in [&mut self.choice, &mut self.branch_item] {
+            buffer.clear();
+            buffer.resize(depth, 0);
+        }
+        self.branching.clear();
+        self.branching.resize(depth, false);
+        self.forced_mark.clear();
+        self.forced_mark.resize(depth, 0);
+        self.forced.clear();
+        self.dead_end = 0;
     }
 
     /// Number of items (primary and secondary).
