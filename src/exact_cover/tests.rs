@@ -228,6 +228,6 @@ fn a_recycled_problem_is_a_fresh_problem() {
     }
     let mut recycled = builder.build();
     assert_eq!(recycled.item_count(), 64);
-    assert_eq!(recycled.option_count(), 256);
+    assert_eq!(recycled.option_count(), 64);
     assert_eq!(recycled.count_solutions(u64::MAX).solutions, 288);
 }
