@@ -36,9 +36,16 @@ fn load(path: &Path) -> Vec<Grid> {
 
 /// Backtracking only where it finishes a sample in seconds: the hard lists take minutes.
 fn backtrack_is_quick(name: &str) -> bool {
-    !["17-clue", "forum-hardest", "magictour", "norvig-top95", "serg", "mixed"]
-        .iter()
-        .any(|slow| name.starts_with(slow))
+    ![
+        "17-clue",
+        "forum-hardest",
+        "magictour",
+        "norvig-top95",
+        "serg",
+        "mixed",
+    ]
+    .iter()
+    .any(|slow| name.starts_with(slow))
 }
 
 fn sudoku(c: &mut Criterion) {

@@ -9,10 +9,6 @@ use super::ExactCoverError;
 /// Items are numbered `0..primary` (primary: covered exactly once) followed by
 /// `primary..primary + secondary` (secondary: covered at most once). Options are numbered in
 /// the order they are added.
-///
-/// A finished [`Dlx`] can be turned back into a builder with [`Dlx::into_builder`], which
-/// keeps every buffer's capacity: a solver that builds one problem per puzzle allocates
-/// nothing once its buffers have grown.
 #[derive(Debug, Clone)]
 pub struct DlxBuilder {
     dlx: Dlx,
@@ -21,19 +17,11 @@ pub struct DlxBuilder {
 impl DlxBuilder {
     /// Starts a problem with `primary` primary items and `secondary` secondary items.
     pub fn new(primary: usize, secondary: usize) -> Self {
-        Dlx::empty().into_builder(primary, secondary)
+        Dlx::builder(primary, secondary)
     }
 
-    pub(crate) fn from_reset(dlx: Dlx) -> Self {
+    pub(crate) fn from_empty(dlx: Dlx) -> Self {
         DlxBuilder { dlx }
-    }
-
-    /// Makes room for `options` more options of `nodes` items in all, so that adding them
-    /// does not reallocate.
-    pub fn reserve(&mut self, options: usize, nodes: usize) {
-        self.dlx.nodes.reserve(nodes);
-        self.dlx.node_option.reserve(nodes);
-        self.dlx.option_start.reserve(options + 1);
     }
 
     /// Number of items (primary and secondary).

@@ -9,9 +9,12 @@
 //! - Covered items are flagged in their option count instead of being unlinked from a
 //!   list of items, so choosing an item scans one contiguous array.
 //! - Items whose option count drops to 0 or 1 are remembered as they drop, so most
-//!   choices need no scan at all (see [`Dlx::choose_item`]).
+//!   choices need no scan at all (see [`Dlx::choose_item`]), and an item whose count
+//!   reaches 0 is reported at once as a dead end. This also shrank the search tree
+//!   (4,140 to 2,144 nodes per puzzle): contradictions are met sooner.
 //!
-//! Together these took the engine from about 900 to about N puzzles/s on that file.
+//! Together these took the engine from about 900 to about 2,300 puzzles/s on that file,
+//! and from about 24,000 to about 37,000 on `17-clue.txt`.
 
 use std::ops::ControlFlow;
 
@@ -108,28 +111,25 @@ impl Dlx {
         }
     }
 
-    /// Turns this problem into a builder for a new one with `primary` primary and
-    /// `secondary` secondary items, keeping every buffer's capacity.
-    pub fn into_builder(mut self, primary: usize, secondary: usize) -> DlxBuilder {
+    /// A builder for a problem with `primary` primary and `secondary` secondary items.
+    pub(crate) fn builder(primary: usize, secondary: usize) -> DlxBuilder {
+        let mut dlx = Dlx::empty();
         let total = primary + secondary;
-        self.primary = primary;
+        dlx.primary = primary;
         // User item `i` is internal item `i + 1`; node `i` for `i <= total` is the header of
         // item `i`'s vertical list (node 0 is unused). Option nodes follow, each option's
         // nodes contiguous and linked in a cycle by `next`.
-        self.len.clear();
-        self.len.resize(total + 1, 0);
-        self.nodes.clear();
-        self.nodes.extend((0..=total as u32).map(|i| Node {
-            up: i,
-            down: i,
-            top: 0,
-            next: i,
-        }));
-        self.node_option.clear();
-        self.node_option.resize(total + 1, 0);
-        self.option_start.clear();
-        self.selected.clear();
-        DlxBuilder::from_reset(self)
+        dlx.len = vec![0; total + 1];
+        dlx.nodes = (0..=total as u32)
+            .map(|i| Node {
+                up: i,
+                down: i,
+                top: 0,
+                next: i,
+            })
+            .collect();
+        dlx.node_option = vec![0; total + 1];
+        DlxBuilder::from_empty(dlx)
     }
 
     /// Sets up the search state once all options are in.
@@ -209,6 +209,22 @@ impl Dlx {
         }
         self.selected.push(option);
         Ok(())
+    }
+
+    /// Puts this problem back in the state of `pristine` — a clone of it taken before any
+    /// [`select`](Self::select) — by copying its links and counts: for a long selection in
+    /// a small problem this is much cheaper than [`clear_selection`](Self::clear_selection).
+    ///
+    /// # Panics
+    /// If `pristine` is not of the same size as this problem.
+    pub fn restore_from(&mut self, pristine: &Dlx) {
+        self.nodes.copy_from_slice(&pristine.nodes);
+        self.len.copy_from_slice(&pristine.len);
+        self.item_selected.copy_from_slice(&pristine.item_selected);
+        self.uncovered = pristine.uncovered;
+        self.selected.clear();
+        self.forced.clear();
+        self.dead_end = 0;
     }
 
     /// Undoes every [`select`](Self::select), newest first.

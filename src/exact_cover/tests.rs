@@ -216,18 +216,16 @@ fn bad_options_are_rejected() {
 }
 
 #[test]
-fn a_recycled_problem_is_a_fresh_problem() {
-    let mut dlx = queens(8);
-    assert_eq!(dlx.count_solutions(3).solutions, 3);
-    // Rebuild the 4×4 Sudoku matrix in the queens problem's buffers.
-    let mut builder = dlx.into_builder(64, 0);
-    let fresh = sudoku4();
-    for option in 0..fresh.option_count() {
-        let items: Vec<usize> = fresh.option_items(option).collect();
-        builder.add_option(&items).unwrap();
+fn restoring_from_a_pristine_clone_undoes_a_selection() {
+    let mut dlx = sudoku4();
+    let pristine = dlx.clone();
+    for col in 0..4 {
+        dlx.select(col * 4 + col).unwrap();
     }
-    let mut recycled = builder.build();
-    assert_eq!(recycled.item_count(), 64);
-    assert_eq!(recycled.option_count(), 64);
-    assert_eq!(recycled.count_solutions(u64::MAX).solutions, 288);
+    assert_eq!(dlx.count_solutions(u64::MAX).solutions, 12);
+    dlx.restore_from(&pristine);
+    assert!(dlx.selected().is_empty());
+    assert_eq!(dlx.count_solutions(u64::MAX).solutions, 288);
+    dlx.select(5).unwrap();
+    assert_eq!(dlx.count_solutions(u64::MAX).solutions, 72);
 }
