@@ -140,14 +140,16 @@ impl Job for SolveJob {
             None => message,
         };
         let grid = Grid::from_line(text, self.side).map_err(|e| in_field(e.to_string()))?;
-        let (result, mut error) = match grid.find_conflict() {
-            Some(conflict) => (Default::default(), conflict.to_string()),
-            None => (solver.solve(&grid, self.limit), String::new()),
-        };
+        let result = solver.solve(&grid, self.limit);
         let status = result.status();
-        if status == Status::Unsolvable && error.is_empty() {
-            error = "no solution".into();
-        }
+        // Conflicting clues are looked for only once the puzzle proved unsolvable: every
+        // solver reports them as no solution, and most puzzles have none.
+        let mut error = if status == Status::Unsolvable {
+            grid.find_conflict()
+                .map_or_else(|| "no solution".to_string(), |c| c.to_string())
+        } else {
+            String::new()
+        };
         let mut failed = status == Status::Unsolvable;
         let solution = result.first_solution.as_ref().map(Grid::to_line);
         let mut values = vec![
