@@ -18,6 +18,9 @@ pub enum InputFormat {
     Lines,
     /// CSV with a header row; `#` lines are skipped.
     Csv,
+    /// One record per block of consecutive lines, blocks separated by blank lines; `#`
+    /// lines are skipped. A record's text keeps its line breaks (`\n`).
+    Blocks,
 }
 
 /// One input named on the command line.
@@ -125,6 +128,8 @@ pub(crate) enum RecordReader {
         reader: Box<dyn BufRead + Send>,
         buffer: Vec<u8>,
         line: u64,
+        /// Whether records are blocks of lines rather than single lines.
+        blocks: bool,
     },
     Csv {
         reader: Box<csv::Reader<SkippingReader>>,
@@ -207,11 +212,12 @@ impl RecordReader {
         format: InputFormat,
     ) -> io::Result<(Self, Option<Vec<String>>)> {
         match format {
-            InputFormat::Lines => Ok((
+            InputFormat::Lines | InputFormat::Blocks => Ok((
                 RecordReader::Lines {
                     reader,
                     buffer: Vec::new(),
                     line: 0,
+                    blocks: format == InputFormat::Blocks,
                 },
                 None,
             )),
@@ -254,31 +260,58 @@ impl RecordReader {
                 reader,
                 buffer,
                 line,
-            } => loop {
-                buffer.clear();
-                if reader.read_until(b'\n', buffer)? == 0 {
-                    return Ok(None);
+                blocks,
+            } => {
+                let mut block: Option<(u64, Result<String, String>)> = None;
+                loop {
+                    buffer.clear();
+                    if reader.read_until(b'\n', buffer)? == 0 {
+                        break;
+                    }
+                    *line += 1;
+                    while matches!(buffer.last(), Some(b'\n' | b'\r')) {
+                        buffer.pop();
+                    }
+                    let text = buffer.trim_ascii();
+                    if text.starts_with(b"#") {
+                        continue;
+                    }
+                    if text.is_empty() {
+                        if block.is_some() {
+                            break;
+                        }
+                        continue;
+                    }
+                    let decoded = std::str::from_utf8(buffer).map_err(|error| {
+                        let message =
+                            format!("not valid UTF-8 at byte {}", error.valid_up_to() + 1);
+                        if *blocks {
+                            format!("line {line}: {message}")
+                        } else {
+                            message
+                        }
+                    });
+                    match (&mut block, decoded) {
+                        (None, decoded) => block = Some((*line, decoded.map(str::to_string))),
+                        (Some((_, Ok(text))), Ok(more)) => {
+                            text.push('\n');
+                            text.push_str(more);
+                        }
+                        (Some((_, first @ Ok(_))), Err(error)) => *first = Err(error),
+                        (Some((_, Err(_))), _) => {}
+                    }
+                    if !*blocks {
+                        break;
+                    }
                 }
-                *line += 1;
-                while matches!(buffer.last(), Some(b'\n' | b'\r')) {
-                    buffer.pop();
-                }
-                let text = buffer.trim_ascii();
-                if text.is_empty() || text.starts_with(b"#") {
-                    continue;
-                }
-                let content = match std::str::from_utf8(buffer) {
-                    Ok(text) => RecordContent::Line(text.to_string()),
-                    Err(error) => RecordContent::Unreadable(format!(
-                        "not valid UTF-8 at byte {}",
-                        error.valid_up_to() + 1
-                    )),
-                };
-                return Ok(Some(Record {
-                    line: *line,
-                    content,
-                }));
-            },
+                Ok(block.map(|(line, text)| Record {
+                    line,
+                    content: match text {
+                        Ok(text) => RecordContent::Line(text),
+                        Err(message) => RecordContent::Unreadable(message),
+                    },
+                }))
+            }
             RecordReader::Csv {
                 reader,
                 record,
@@ -366,7 +399,29 @@ mod tests {
         reader.next_record().unwrap();
         let bad = reader.next_record().unwrap().unwrap();
         assert_eq!(bad.line, 2);
-        assert!(matches!(bad.content, RecordContent::Unreadable(ref m) if m.contains("byte 3")));
+        assert!(
+            matches!(bad.content, RecordContent::Unreadable(ref m) if m == "not valid UTF-8 at byte 3")
+        );
+    }
+
+    #[test]
+    fn blocks_are_separated_by_blank_lines() {
+        let (records, _) = records("# f\n10\n01\n\n\n11\n# c\n00\n\n01", InputFormat::Blocks);
+        let got: Vec<_> = records
+            .iter()
+            .map(|r| match &r.content {
+                RecordContent::Line(text) => (r.line, text.clone()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (2, "10\n01".to_string()),
+                (6, "11\n00".to_string()),
+                (10, "01".to_string())
+            ]
+        );
     }
 
     #[test]
