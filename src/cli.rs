@@ -13,6 +13,7 @@ use puzzlebench::batch::{
     self, InputFormat, InputSpec, Job, NoProgress, Progress, RowSink, RunOptions, TerminalProgress,
     Value,
 };
+use puzzlebench::battleship;
 use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
 use puzzlebench::sudoku::{self, Algorithm};
 
@@ -29,6 +30,111 @@ enum Command {
     /// Sudoku of every size (4×4, 9×9, 16×16, 25×25): solve corpora, show grids.
     #[command(subcommand)]
     Sudoku(SudokuCommand),
+    /// Battleship fields: validate fleets, ships touching or not; generate fields.
+    #[command(subcommand)]
+    Battleship(BattleshipCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum BattleshipCommand {
+    /// Decide for every field whether it holds the fleet, with the reason when it does not.
+    ///
+    /// Statuses: valid, invalid (with a reason: wrong number of ship cells, no way to split
+    /// the cells into the fleet, a group that is not straight, ships touching at a corner,
+    /// the wrong ships), error (not a field: says what and where). Exit code 0 if all are
+    /// valid, 1 otherwise, 2 if the run could not proceed.
+    Validate(BattleshipValidateArgs),
+    /// Print random fields, reproducibly from a seed, some of them broken on purpose.
+    Generate(BattleshipGenerateArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum RulesArg {
+    /// Ships may touch by edge or corner (the seed article's rules).
+    Touching,
+    /// No two ships touch, not even at a corner (the classic game).
+    Separated,
+}
+
+impl From<RulesArg> for battleship::Rules {
+    fn from(arg: RulesArg) -> Self {
+        match arg {
+            RulesArg::Touching => battleship::Rules::Touching,
+            RulesArg::Separated => battleship::Rules::Separated,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FieldFormatArg {
+    /// Decide per record: a JSON list if it starts with `[`, else a line.
+    Auto,
+    /// One field per line: all cells in row-major order (square, or with --size), or the
+    /// rows separated by spaces. `1`, `x`, `#` are ship cells; `0`, `.` water.
+    Line,
+    /// A JSON (or Python) list of lists of 0 and 1 on one line.
+    Json,
+    /// One row per line, fields separated by blank lines.
+    Blocks,
+}
+
+/// Rules and fleet, shared by validation and generation.
+#[derive(Debug, Args)]
+struct FleetArgs {
+    /// Whether ships may touch.
+    #[arg(long, value_enum, default_value_t = RulesArg::Touching)]
+    rules: RulesArg,
+    /// Ship lengths, separated by commas.
+    #[arg(long, default_value = "4,3,3,2,2,2,1,1,1,1", value_parser = parse_fleet)]
+    fleet: battleship::Fleet,
+}
+
+fn parse_fleet(text: &str) -> Result<battleship::Fleet, String> {
+    battleship::Fleet::parse(text).map_err(|e| e.to_string())
+}
+
+fn parse_field_size(text: &str) -> Result<(usize, usize), String> {
+    battleship::parse_size(text).map_err(|e| e.to_string())
+}
+
+#[derive(Debug, Args)]
+struct BattleshipValidateArgs {
+    #[command(flatten)]
+    fleet: FleetArgs,
+    /// Field size WIDTHxHEIGHT (default: from each record; a single line of cells must then
+    /// be square).
+    #[arg(long, value_name = "WxH", value_parser = parse_field_size)]
+    size: Option<(usize, usize)>,
+    /// How fields are written.
+    #[arg(long, value_enum, default_value_t = FieldFormatArg::Auto)]
+    format: FieldFormatArg,
+    /// Also count the distinct ways to read each field as the fleet.
+    #[arg(long)]
+    count: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+struct BattleshipGenerateArgs {
+    /// Number of fields.
+    #[arg(long, default_value_t = 1000)]
+    count: usize,
+    /// Random seed: the same seed gives the same fields.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    fleet: FleetArgs,
+    /// Field size WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = parse_field_size)]
+    size: (usize, usize),
+    /// Share of fields broken on purpose: one cell flipped, or (one in ten of those) a
+    /// character that is not a cell.
+    #[arg(long, default_value_t = 0.0)]
+    faults: f64,
+    /// Write the fields to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -50,9 +156,6 @@ enum SudokuCommand {
 struct RunArgs {
     /// Input files; none or `-` reads standard input. `.gz` files are decompressed.
     files: Vec<String>,
-    /// Read inputs as this format (default: CSV for `.csv`/`.csv.gz`, else one record per line).
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
     threads: usize,
@@ -79,6 +182,15 @@ enum FormatArg {
     Lines,
     /// CSV with a header row.
     Csv,
+}
+
+impl FormatArg {
+    fn input_format(self) -> InputFormat {
+        match self {
+            FormatArg::Lines => InputFormat::Lines,
+            FormatArg::Csv => InputFormat::Csv,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -132,6 +244,9 @@ struct SolveArgs {
     /// `solution` or `solutions`, if any).
     #[arg(long, value_name = "NAME")]
     expected_column: Option<String>,
+    /// Read inputs as this format (default: CSV for `.csv`/`.csv.gz`, else one per line).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -156,13 +271,15 @@ impl Cli {
         match self.command {
             Command::Sudoku(SudokuCommand::Solve(args)) => solve_sudoku(args),
             Command::Sudoku(SudokuCommand::Show(args)) => show_sudoku(args),
+            Command::Battleship(BattleshipCommand::Validate(args)) => validate_battleship(args),
+            Command::Battleship(BattleshipCommand::Generate(args)) => generate_battleship(args),
         }
     }
 }
 
 fn solve_sudoku(args: SolveArgs) -> Result<ExitCode> {
     let side = check_size(args.puzzle.size)?;
-    let inputs = input_specs(&args.run.files, args.run.format)?;
+    let inputs = input_specs(&args.run.files, args.format.map(FormatArg::input_format))?;
     let job = sudoku::SolveJob {
         algorithm: args.algo.into(),
         limit: args.limit,
@@ -176,7 +293,7 @@ fn solve_sudoku(args: SolveArgs) -> Result<ExitCode> {
 
 fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
     let side = check_size(args.puzzle.size)?;
-    let inputs = input_specs(&args.files, args.format)?;
+    let inputs = input_specs(&args.files, args.format.map(FormatArg::input_format))?;
     let job = sudoku::ShowJob {
         side,
         column: args.puzzle.column,
@@ -194,6 +311,67 @@ fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
     Ok(exit_code(stats.failed))
 }
 
+fn validate_battleship(args: BattleshipValidateArgs) -> Result<ExitCode> {
+    let (format, input_format) = match args.format {
+        FieldFormatArg::Auto => (battleship::FieldFormat::Auto, InputFormat::Lines),
+        FieldFormatArg::Line => (battleship::FieldFormat::Line, InputFormat::Lines),
+        FieldFormatArg::Json => (battleship::FieldFormat::Json, InputFormat::Lines),
+        FieldFormatArg::Blocks => (battleship::FieldFormat::Blocks, InputFormat::Blocks),
+    };
+    let inputs = input_specs(&args.run.files, Some(input_format))?;
+    let job = battleship::ValidateJob {
+        rules: args.fleet.rules.into(),
+        fleet: args.fleet.fleet,
+        size: args.size,
+        format,
+        count: args.count,
+    };
+    run_job(&job, "battleship validate", &inputs, &args.run)
+}
+
+fn generate_battleship(args: BattleshipGenerateArgs) -> Result<ExitCode> {
+    use rand::{Rng, SeedableRng};
+    if !(0.0..=1.0).contains(&args.faults) {
+        bail!("--faults is a share between 0 and 1, not {}", args.faults);
+    }
+    let (width, height) = args.size;
+    let rules = args.fleet.rules.into();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(io::BufWriter::new(
+            File::create(path)
+                .with_context(|| format!("cannot create output file {}", path.display()))?,
+        )),
+        None => Box::new(io::BufWriter::new(io::stdout())),
+    };
+    for _ in 0..args.count {
+        let Some(mut field) =
+            battleship::generate::random_fleet(width, height, &args.fleet.fleet, rules, &mut rng)
+        else {
+            bail!(
+                "the fleet {} does not fit on a {width}x{height} field",
+                args.fleet.fleet
+            );
+        };
+        let mut line = String::new();
+        if rng.gen_bool(args.faults) {
+            if rng.gen_bool(0.1) {
+                line = field.to_line();
+                let at = rng.gen_range(0..line.len());
+                line.replace_range(at..at + 1, "?");
+            } else {
+                battleship::generate::flip_random_cell(&mut field, &mut rng);
+            }
+        }
+        if line.is_empty() {
+            line = field.to_line();
+        }
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn check_size(size: Option<usize>) -> Result<Option<usize>> {
     if let Some(side) = size {
         sudoku::box_size_of_side(side)?;
@@ -203,11 +381,7 @@ fn check_size(size: Option<usize>) -> Result<Option<usize>> {
 
 /// Input specs for the named files (standard input when none), each checked to be
 /// readable before anything runs, so a typo fails fast with exit code 2.
-fn input_specs(files: &[String], format: Option<FormatArg>) -> Result<Vec<InputSpec>> {
-    let forced = format.map(|f| match f {
-        FormatArg::Lines => InputFormat::Lines,
-        FormatArg::Csv => InputFormat::Csv,
-    });
+fn input_specs(files: &[String], forced: Option<InputFormat>) -> Result<Vec<InputSpec>> {
     let names: Vec<&str> = if files.is_empty() {
         vec!["-"]
     } else {

@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod battleship;
 pub mod exact_cover;
 pub mod report;
 pub mod sudoku;

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Regenerates the data puzzlebench makes itself under datasets/ (reproducible: fixed seeds).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+bin=target/release/puzzlebench
+# Battleship: 1,000 classic 10x10 fleets each, ships touching or not, 20% broken on purpose.
+"$bin" battleship generate --count 1000 --seed 1 --rules touching --faults 0.2 \
+  -o datasets/battleship/touching-1k.txt
+"$bin" battleship generate --count 1000 --seed 2 --rules separated --faults 0.2 \
+  -o datasets/battleship/separated-1k.txt

@@ -1,0 +1,398 @@
+//! Battleship fields: a rectangle of cells, each a ship cell or water, stored as one bit
+//! mask per row; parsing from the line, row, JSON-list and block formats.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// Widest field: a row is one `u64` mask.
+pub const MAX_WIDTH: usize = 64;
+/// Tallest field.
+pub const MAX_HEIGHT: usize = 64;
+
+/// A field: `rows[r]` has bit `c` set where row `r` (from the top), column `c` (from the
+/// left) is a ship cell.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Field {
+    width: usize,
+    height: usize,
+    rows: Vec<u64>,
+}
+
+/// How a field is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldFormat {
+    /// Decide per record: `[` starts a JSON list, several rows are split by white space or
+    /// line breaks, otherwise one line of `width × height` cells.
+    Auto,
+    /// One line: all cells in row-major order, or the rows separated by spaces.
+    Line,
+    /// A JSON (or Python) list of lists of 0 and 1 on one line.
+    Json,
+    /// One row per line, fields separated by blank lines.
+    Blocks,
+}
+
+/// Why a record is not a field.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum FieldError {
+    /// A character that is neither a ship cell nor water.
+    #[error("bad character {character:?} at row {row}, column {column}: cells are 1, x or # for a ship and 0 or . for water")]
+    BadCharacter {
+        /// The character.
+        character: char,
+        /// 1-based row.
+        row: usize,
+        /// 1-based column.
+        column: usize,
+    },
+    /// Rows of different lengths.
+    #[error("row {row} has {found} cells, row 1 has {expected}")]
+    RaggedRow {
+        /// 1-based row.
+        row: usize,
+        /// Cells in that row.
+        found: usize,
+        /// Cells in the first row.
+        expected: usize,
+    },
+    /// The size does not match the one asked for, or cannot be told.
+    #[error("{0}")]
+    Size(String),
+    /// A JSON list that is not a list of lists of 0 and 1.
+    #[error("not a list of rows of 0 and 1: {0}")]
+    Json(String),
+}
+
+impl Field {
+    /// An all-water field.
+    pub fn empty(width: usize, height: usize) -> Result<Self, FieldError> {
+        check_size(width, height)?;
+        Ok(Field {
+            width,
+            height,
+            rows: vec![0; height],
+        })
+    }
+
+    /// Parses one record. `size` is `(width, height)` when given with `--size`.
+    pub fn parse(
+        text: &str,
+        format: FieldFormat,
+        size: Option<(usize, usize)>,
+    ) -> Result<Self, FieldError> {
+        let text = text.trim();
+        let format = match format {
+            FieldFormat::Auto if text.starts_with('[') => FieldFormat::Json,
+            FieldFormat::Auto if text.contains('\n') => FieldFormat::Blocks,
+            FieldFormat::Auto => FieldFormat::Line,
+            other => other,
+        };
+        match format {
+            FieldFormat::Json => Self::from_rows(&parse_json(text)?, size),
+            FieldFormat::Line if !text.contains(char::is_whitespace) => {
+                let cells = text.chars().count();
+                let (width, height) = match size {
+                    Some(size) => size,
+                    None => square_side(cells).ok_or_else(|| {
+                        FieldError::Size(format!(
+                            "{cells} cells on one line is not a square field: give --size WxH or separate the rows with spaces"
+                        ))
+                    })?,
+                };
+                if cells != width * height {
+                    return Err(FieldError::Size(format!(
+                        "{cells} cells on the line, a {width}x{height} field has {}",
+                        width * height
+                    )));
+                }
+                let mut field = Field::empty(width, height)?;
+                for (i, character) in text.chars().enumerate() {
+                    let (row, col) = (i / width, i % width);
+                    if cell_value(character, row + 1, col + 1)? {
+                        field.rows[row] |= 1 << col;
+                    }
+                }
+                Ok(field)
+            }
+            _ => {
+                // Rows as masks straight away: this is the common case and the hot path
+                // of validating large files.
+                let mut rows = Vec::new();
+                let mut width = None;
+                for (r, row) in text.split_whitespace().enumerate() {
+                    let mut mask = 0u64;
+                    let mut cells = 0;
+                    for (c, character) in row.chars().enumerate() {
+                        if c < MAX_WIDTH && cell_value(character, r + 1, c + 1)? {
+                            mask |= 1 << c;
+                        }
+                        cells += 1;
+                    }
+                    let expected = *width.get_or_insert(cells);
+                    if cells != expected {
+                        return Err(FieldError::RaggedRow {
+                            row: r + 1,
+                            found: cells,
+                            expected,
+                        });
+                    }
+                    rows.push(mask);
+                }
+                let width = width.unwrap_or(0);
+                Self::from_masks(width, rows, size)
+            }
+        }
+    }
+
+    fn from_masks(
+        width: usize,
+        rows: Vec<u64>,
+        size: Option<(usize, usize)>,
+    ) -> Result<Self, FieldError> {
+        let height = rows.len();
+        if let Some((w, h)) = size {
+            if (w, h) != (width, height) {
+                return Err(FieldError::Size(format!(
+                    "the field is {width}x{height}, --size asks for {w}x{h}"
+                )));
+            }
+        }
+        check_size(width, height)?;
+        Ok(Field {
+            width,
+            height,
+            rows,
+        })
+    }
+
+    fn from_rows(rows: &[Vec<bool>], size: Option<(usize, usize)>) -> Result<Self, FieldError> {
+        let width = rows.first().map_or(0, Vec::len);
+        let mut masks = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            if row.len() != width {
+                return Err(FieldError::RaggedRow {
+                    row: i + 1,
+                    found: row.len(),
+                    expected: width,
+                });
+            }
+            masks.push(
+                row.iter()
+                    .take(MAX_WIDTH)
+                    .enumerate()
+                    .filter(|(_, &ship)| ship)
+                    .fold(0u64, |mask, (c, _)| mask | 1 << c),
+            );
+        }
+        Self::from_masks(width, masks, size)
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The row masks, top row first; bit `c` is column `c`.
+    pub fn rows(&self) -> &[u64] {
+        &self.rows
+    }
+
+    /// Whether (`row`, `col`), 0-based, is a ship cell.
+    pub fn get(&self, row: usize, col: usize) -> bool {
+        self.rows[row] >> col & 1 == 1
+    }
+
+    /// Makes (`row`, `col`) a ship cell or water.
+    pub fn set(&mut self, row: usize, col: usize, ship: bool) {
+        if ship {
+            self.rows[row] |= 1 << col;
+        } else {
+            self.rows[row] &= !(1 << col);
+        }
+    }
+
+    /// Number of ship cells.
+    pub fn ship_cells(&self) -> usize {
+        self.rows.iter().map(|r| r.count_ones() as usize).sum()
+    }
+
+    /// The field in the line format with rows separated by spaces, e.g. `1000 0110 …`.
+    pub fn to_line(&self) -> String {
+        let rows: Vec<String> = (0..self.height)
+            .map(|r| {
+                (0..self.width)
+                    .map(|c| if self.get(r, c) { '1' } else { '0' })
+                    .collect()
+            })
+            .collect();
+        rows.join(" ")
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+/// A cell's name: column letter(s) and 1-based row from the top, e.g. `B3`.
+pub fn cell_name(row: usize, col: usize) -> String {
+    let mut letters = String::new();
+    let mut c = col + 1;
+    while c > 0 {
+        letters.insert(0, (b'A' + ((c - 1) % 26) as u8) as char);
+        c = (c - 1) / 26;
+    }
+    format!("{letters}{}", row + 1)
+}
+
+/// Parses a `WxH` size argument.
+pub fn parse_size(text: &str) -> Result<(usize, usize), FieldError> {
+    let bad = || FieldError::Size(format!("size {text:?} is not WIDTHxHEIGHT, e.g. 10x10"));
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (width, height) = (
+        w.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    );
+    check_size(width, height)?;
+    Ok((width, height))
+}
+
+fn check_size(width: usize, height: usize) -> Result<(), FieldError> {
+    if (1..=MAX_WIDTH).contains(&width) && (1..=MAX_HEIGHT).contains(&height) {
+        Ok(())
+    } else {
+        Err(FieldError::Size(format!(
+            "a {width}x{height} field is not supported: width and height go from 1 to 64"
+        )))
+    }
+}
+
+fn square_side(cells: usize) -> Option<(usize, usize)> {
+    let side = (cells as f64).sqrt().round() as usize;
+    (side * side == cells && side > 0).then_some((side, side))
+}
+
+fn cell_value(character: char, row: usize, column: usize) -> Result<bool, FieldError> {
+    match character {
+        '1' | 'x' | 'X' | '#' => Ok(true),
+        '0' | '.' => Ok(false),
+        _ => Err(FieldError::BadCharacter {
+            character,
+            row,
+            column,
+        }),
+    }
+}
+
+fn parse_json(text: &str) -> Result<Vec<Vec<bool>>, FieldError> {
+    let rows: Vec<Vec<serde_json::Value>> =
+        serde_json::from_str(text).map_err(|e| FieldError::Json(e.to_string()))?;
+    rows.iter()
+        .enumerate()
+        .map(|(r, row)| {
+            row.iter()
+                .enumerate()
+                .map(|(c, value)| match value.as_u64() {
+                    Some(0) => Ok(false),
+                    Some(1) => Ok(true),
+                    _ => Err(FieldError::Json(format!(
+                        "row {}, column {} is {value}, not 0 or 1",
+                        r + 1,
+                        c + 1
+                    ))),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = "1000000000 1110000010 1100000010 1100000000 1100000010 1100111000 1000000010 0000000000 0000000000 0000000000";
+
+    #[test]
+    fn every_format_reads_the_same_field() {
+        let rows = Field::parse(SEED, FieldFormat::Auto, None).unwrap();
+        assert_eq!((rows.width(), rows.height()), (10, 10));
+        assert_eq!(rows.ship_cells(), 20);
+        assert!(rows.get(1, 8) && !rows.get(1, 9));
+        let flat = SEED.replace(' ', "");
+        assert_eq!(Field::parse(&flat, FieldFormat::Auto, None).unwrap(), rows);
+        let json = format!(
+            "[{}]",
+            SEED.split(' ')
+                .map(|r| format!(
+                    "[{}]",
+                    r.chars().map(String::from).collect::<Vec<_>>().join(", ")
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        assert_eq!(Field::parse(&json, FieldFormat::Auto, None).unwrap(), rows);
+        let block = SEED.replace(' ', "\n");
+        assert_eq!(
+            Field::parse(&block, FieldFormat::Blocks, None).unwrap(),
+            rows
+        );
+        assert_eq!(rows.to_line(), SEED);
+        let dots = SEED.replace('1', "#").replace('0', ".");
+        assert_eq!(
+            Field::parse(&dots, FieldFormat::Line, Some((10, 10))).unwrap(),
+            rows
+        );
+    }
+
+    #[test]
+    fn rectangles_need_their_size() {
+        let field = Field::parse("110000 000011", FieldFormat::Auto, None).unwrap();
+        assert_eq!((field.width(), field.height()), (6, 2));
+        let flat = Field::parse("110000000011", FieldFormat::Line, Some((6, 2))).unwrap();
+        assert_eq!(flat, field);
+        let error = Field::parse("110000000011", FieldFormat::Line, None).unwrap_err();
+        assert!(error.to_string().contains("give --size"), "{error}");
+        let error = Field::parse("110000 000011", FieldFormat::Line, Some((3, 4))).unwrap_err();
+        assert_eq!(error.to_string(), "the field is 6x2, --size asks for 3x4");
+    }
+
+    #[test]
+    fn errors_say_what_and_where() {
+        let error = Field::parse("1000 01a0", FieldFormat::Auto, None).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "bad character 'a' at row 2, column 3: cells are 1, x or # for a ship and 0 or . for water"
+        );
+        assert_eq!(
+            Field::parse("1000 010", FieldFormat::Auto, None).unwrap_err(),
+            FieldError::RaggedRow {
+                row: 2,
+                found: 3,
+                expected: 4
+            }
+        );
+        let error = Field::parse("[[1, 0], [0, 2]]", FieldFormat::Auto, None).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "not a list of rows of 0 and 1: row 2, column 2 is 2, not 0 or 1"
+        );
+        assert!(Field::parse("[[1, 0], [0", FieldFormat::Auto, None).is_err());
+    }
+
+    #[test]
+    fn names_and_sizes() {
+        assert_eq!(cell_name(0, 0), "A1");
+        assert_eq!(cell_name(9, 9), "J10");
+        assert_eq!(cell_name(0, 26), "AA1");
+        assert_eq!(parse_size("10x8").unwrap(), (10, 8));
+        assert!(parse_size("10").is_err());
+        assert!(parse_size("65x2").is_err());
+    }
+}

@@ -1,0 +1,86 @@
+//! Reproducible random fleets, and broken ones, for datasets, tests and benchmarks.
+
+use rand::Rng;
+
+use super::field::Field;
+use super::validate::{Fleet, Rules};
+
+/// Places `fleet` at random on an empty `width × height` field, ships straight and, under
+/// [`Rules::Separated`], not touching. `None` if no placement was found in many tries (the
+/// field is too small for the fleet).
+pub fn random_fleet<R: Rng>(
+    width: usize,
+    height: usize,
+    fleet: &Fleet,
+    rules: Rules,
+    rng: &mut R,
+) -> Option<Field> {
+    'attempt: for _ in 0..1000 {
+        let mut field = Field::empty(width, height).ok()?;
+        // Cells no ship may take (ship cells, and under separated rules their neighbours).
+        let mut blocked = Field::empty(width, height).ok()?;
+        for len in fleet.lengths() {
+            let mut placed = false;
+            for _ in 0..200 {
+                let across = rng.gen_bool(0.5);
+                let (w, h) = if across { (len, 1) } else { (1, len) };
+                if w > width || h > height {
+                    continue;
+                }
+                let (row, col) = (rng.gen_range(0..=height - h), rng.gen_range(0..=width - w));
+                let cells: Vec<(usize, usize)> = (0..len)
+                    .map(|k| {
+                        if across {
+                            (row, col + k)
+                        } else {
+                            (row + k, col)
+                        }
+                    })
+                    .collect();
+                if cells.iter().any(|&(r, c)| blocked.get(r, c)) {
+                    continue;
+                }
+                for &(r, c) in &cells {
+                    field.set(r, c, true);
+                    let reach = usize::from(rules == Rules::Separated);
+                    for nr in r.saturating_sub(reach)..=(r + reach).min(height - 1) {
+                        for nc in c.saturating_sub(reach)..=(c + reach).min(width - 1) {
+                            blocked.set(nr, nc, true);
+                        }
+                    }
+                }
+                placed = true;
+                break;
+            }
+            if !placed {
+                continue 'attempt;
+            }
+        }
+        return Some(field);
+    }
+    None
+}
+
+/// Flips one random cell: a ship cell becomes water or water a ship cell.
+pub fn flip_random_cell<R: Rng>(field: &mut Field, rng: &mut R) {
+    let (row, col) = (
+        rng.gen_range(0..field.height()),
+        rng.gen_range(0..field.width()),
+    );
+    let ship = field.get(row, col);
+    field.set(row, col, !ship);
+}
+
+/// A random field of each cell a ship with probability `density`: mostly invalid fields,
+/// to exercise every reason.
+pub fn random_cells<R: Rng>(width: usize, height: usize, density: f64, rng: &mut R) -> Field {
+    let mut field = Field::empty(width, height).expect("callers pass a supported size");
+    for row in 0..height {
+        for col in 0..width {
+            if rng.gen_bool(density) {
+                field.set(row, col, true);
+            }
+        }
+    }
+    field
+}
