@@ -128,8 +128,8 @@ struct BattleshipGenerateArgs {
     /// Field size WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = parse_field_size)]
     size: (usize, usize),
-    /// Share of fields broken on purpose: one cell flipped, or (one in ten of those) a
-    /// character that is not a cell.
+    /// Share of fields broken on purpose: of those, half get one ship cell moved, four in
+    /// ten one cell flipped, one in ten a character that is not a cell.
     #[arg(long, default_value_t = 0.0)]
     faults: f64,
     /// Write the fields to FILE instead of standard output.
@@ -353,18 +353,18 @@ fn generate_battleship(args: BattleshipGenerateArgs) -> Result<ExitCode> {
                 args.fleet.fleet
             );
         };
-        let mut line = String::new();
+        let mut garbled = false;
         if rng.gen_bool(args.faults) {
-            if rng.gen_bool(0.1) {
-                line = field.to_line();
-                let at = rng.gen_range(0..line.len());
-                line.replace_range(at..at + 1, "?");
-            } else {
-                battleship::generate::flip_random_cell(&mut field, &mut rng);
+            match rng.gen_range(0..10) {
+                0 => garbled = true,
+                1..=5 => battleship::generate::move_random_cell(&mut field, &mut rng),
+                _ => battleship::generate::flip_random_cell(&mut field, &mut rng),
             }
         }
-        if line.is_empty() {
-            line = field.to_line();
+        let mut line = field.to_line();
+        if garbled {
+            let at = rng.gen_range(0..line.len());
+            line.replace_range(at..at + 1, "?");
         }
         writeln!(out, "{line}")?;
     }

@@ -84,3 +84,20 @@ pub fn random_cells<R: Rng>(width: usize, height: usize, density: f64, rng: &mut
     }
     field
 }
+
+/// Moves one random ship cell to a random water cell: the cell count stays right, but the
+/// ships usually do not.
+pub fn move_random_cell<R: Rng>(field: &mut Field, rng: &mut R) {
+    let cells: Vec<(usize, usize)> = (0..field.height())
+        .flat_map(|r| (0..field.width()).map(move |c| (r, c)))
+        .collect();
+    let ships: Vec<&(usize, usize)> = cells.iter().filter(|&&(r, c)| field.get(r, c)).collect();
+    let water: Vec<&(usize, usize)> = cells.iter().filter(|&&(r, c)| !field.get(r, c)).collect();
+    if ships.is_empty() || water.is_empty() {
+        return;
+    }
+    let &(from_row, from_col) = ships[rng.gen_range(0..ships.len())];
+    let &(to_row, to_col) = water[rng.gen_range(0..water.len())];
+    field.set(from_row, from_col, false);
+    field.set(to_row, to_col, true);
+}
