@@ -397,7 +397,7 @@ fn cli_validates_with_reasons_counts_and_exit_codes() {
         "19 ship cells, the fleet has 20"
     );
     assert_eq!(cell(&header, &rows[2], "status"), "error");
-    assert!(cell(&header, &rows[2], "error").starts_with("bad character '?' at row 1, column 3"));
+    assert!(cell(&header, &rows[2], "error").starts_with("bad character '?' at row 2, column 1"));
     let separated = run(&[
         "battleship",
         "validate",
