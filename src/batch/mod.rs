@@ -72,7 +72,7 @@ pub struct Outcome {
     pub failed: bool,
     /// Why the record failed, or empty.
     pub error: String,
-    /// One value per [`Job::columns`] entry.
+    /// One value per entry of [`Job::columns`].
     pub values: Vec<Value>,
 }
 
@@ -87,8 +87,9 @@ pub trait Job: Sync {
     /// Mutable per-worker state reused from record to record (solver buffers and the like).
     type Worker: Send;
 
-    /// The job's own result columns, between the runner's `status` and `error` columns.
-    fn columns(&self) -> Vec<&'static str>;
+    /// The job's own result columns for inputs of this layout, between the runner's
+    /// `status` and `error` columns (every input of a run must give the same columns).
+    fn columns(&self, layout: &Self::Layout) -> Vec<String>;
     /// The statuses the job gives, in the order summaries list them (the runner adds
     /// [`ERROR_STATUS`] for unreadable records).
     fn statuses(&self) -> Vec<&'static str>;

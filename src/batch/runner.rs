@@ -12,8 +12,8 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 
 use super::input::RecordReader;
 use super::{
-    BatchError, InputFormat, InputSpec, Job, Outcome, Progress, Record, RecordContent, RunStats,
-    Value, ERROR_STATUS,
+    BatchError, InputSpec, Job, Outcome, Progress, Record, RecordContent, RunStats, Value,
+    ERROR_STATUS,
 };
 
 /// Where result rows go (a CSV or JSON Lines writer, or a collector in tests).
@@ -89,13 +89,22 @@ pub fn run<J: Job>(
             message: error.to_string(),
         })?;
     let threads = pool.current_num_threads();
-    let job_columns = job.columns();
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    // The first input is opened here: its layout fixes the columns before any row.
+    let first = match inputs.first() {
+        Some(input) => Some(open_input(job, input, &bytes_read)?),
+        None => None,
+    };
+    let job_columns = match &first {
+        Some((_, layout)) => job.columns(layout),
+        None => Vec::new(),
+    };
     let tallied: Vec<usize> = job
         .tallied_columns()
         .iter()
         .filter_map(|name| job_columns.iter().position(|c| c == name))
         .collect();
-    let tallied_names: Vec<&str> = tallied.iter().map(|&i| job_columns[i]).collect();
+    let tallied_names: Vec<&str> = tallied.iter().map(|&i| job_columns[i].as_str()).collect();
     let mut stats = RunStats::new(&job.statuses(), &tallied_names, threads);
     stats.count_status(ERROR_STATUS);
     stats
@@ -111,13 +120,12 @@ pub fn run<J: Job>(
     }
     columns.push("line".into());
     columns.push("status".into());
-    columns.extend(job_columns.iter().map(|c| c.to_string()));
+    columns.extend(job_columns.iter().cloned());
     columns.push("error".into());
     columns.push("micros".into());
     sink.begin(&columns).map_err(BatchError::Output)?;
 
     let total_bytes = inputs.iter().map(InputSpec::size).sum::<Option<u64>>();
-    let bytes_read = Arc::new(AtomicU64::new(0));
     progress.start(total_bytes);
     let started = Instant::now();
     let cpu_started = process_cpu_time();
@@ -133,24 +141,22 @@ pub fn run<J: Job>(
     let workers: Mutex<Vec<J::Worker>> = Mutex::new(Vec::new());
 
     let (read_result, write_result) = std::thread::scope(|scope| {
-        let reader_bytes = Arc::clone(&bytes_read);
-        let reader = scope.spawn(move || {
-            read_chunks(
-                job,
-                inputs,
-                chunk_records,
-                reader_bytes,
-                &token_rx,
-                &chunk_tx,
-            )
-        });
+        let reading = Reading {
+            first,
+            job_columns: &job_columns,
+            chunk_records,
+            bytes_read: Arc::clone(&bytes_read),
+        };
+        let reader = scope.spawn(move || read_chunks(job, inputs, reading, &token_rx, &chunk_tx));
+        let job_columns = &job_columns;
         let workers = &workers;
         scope.spawn(move || {
             pool.in_place_scope(|pool_scope| {
                 for chunk in chunk_rx.iter() {
                     let done_tx = done_tx.clone();
+                    let columns = job_columns.len();
                     pool_scope.spawn(move |_| {
-                        let processed = process_chunk(job, workers, chunk);
+                        let processed = process_chunk(job, workers, chunk, columns);
                         // The writer is gone only when it failed; the error is reported there.
                         let _ = done_tx.send(processed);
                     });
@@ -219,15 +225,48 @@ pub fn run<J: Job>(
     Ok(stats)
 }
 
+/// An input opened, with its layout.
+type Opened<L> = (RecordReader, Arc<L>);
+
+/// Opens `input` and works out its layout from its header.
+fn open_input<J: Job>(
+    job: &J,
+    input: &InputSpec,
+    bytes_read: &Arc<AtomicU64>,
+) -> Result<Opened<J::Layout>, BatchError> {
+    let reader = input.open(Arc::clone(bytes_read))?;
+    let (reader, header) =
+        RecordReader::new(reader, input.format).map_err(|e| input.input_error(e))?;
+    // An empty CSV file has no header (and no records): read it as lines.
+    let header = header.filter(|h| !h.is_empty());
+    let layout = job
+        .layout(header.as_deref())
+        .map_err(|message| BatchError::Layout {
+            path: input.display_name(),
+            message,
+        })?;
+    Ok((reader, Arc::new(layout)))
+}
+
+/// What the reader thread starts from.
+struct Reading<'a, L> {
+    /// The first input, opened by the caller.
+    first: Option<Opened<L>>,
+    /// The columns every input must give.
+    job_columns: &'a [String],
+    chunk_records: usize,
+    bytes_read: Arc<AtomicU64>,
+}
+
 /// The reader thread: cuts every input into chunks, waiting for a token before each one.
 fn read_chunks<J: Job>(
     job: &J,
     inputs: &[InputSpec],
-    chunk_records: usize,
-    bytes_read: Arc<AtomicU64>,
+    mut reading: Reading<'_, J::Layout>,
     tokens: &Receiver<()>,
     chunks: &Sender<Chunk<J::Layout>>,
 ) -> Result<(), BatchError> {
+    let chunk_records = reading.chunk_records;
     let mut seq = 0u64;
     // Sends one chunk; false when the writer has stopped and reading should end.
     let mut send = |file: usize, layout: &Arc<J::Layout>, records: Vec<Record>| -> bool {
@@ -244,20 +283,23 @@ fn read_chunks<J: Job>(
         chunks.send(chunk).is_ok()
     };
     for (file, input) in inputs.iter().enumerate() {
-        let reader = input.open(Arc::clone(&bytes_read))?;
-        let (mut reader, header) =
-            RecordReader::new(reader, input.format).map_err(|e| input.input_error(e))?;
-        if input.format == InputFormat::Csv && header.as_ref().is_some_and(Vec::is_empty) {
-            continue; // An empty CSV file has no header and no records.
-        }
-        let layout =
-            Arc::new(
-                job.layout(header.as_deref())
-                    .map_err(|message| BatchError::Layout {
+        let (mut reader, layout) = match reading.first.take() {
+            Some(first) => first,
+            None => {
+                let opened = open_input(job, input, &reading.bytes_read)?;
+                if job.columns(&opened.1) != reading.job_columns {
+                    return Err(BatchError::Layout {
                         path: input.display_name(),
-                        message,
-                    })?,
-            );
+                        message: format!(
+                            "its result columns ({}) differ from the first input's ({})",
+                            job.columns(&opened.1).join(", "),
+                            reading.job_columns.join(", ")
+                        ),
+                    });
+                }
+                opened
+            }
+        };
         let mut records = Vec::with_capacity(chunk_records);
         while let Some(record) = reader.next_record().map_err(|e| input.input_error(e))? {
             records.push(record);
@@ -280,6 +322,7 @@ fn process_chunk<J: Job>(
     job: &J,
     workers: &Mutex<Vec<J::Worker>>,
     chunk: Chunk<J::Layout>,
+    columns: usize,
 ) -> Processed {
     let take = || workers.lock().ok().and_then(|mut w| w.pop());
     let mut worker = take().unwrap_or_else(|| job.new_worker());
@@ -301,7 +344,7 @@ fn process_chunk<J: Job>(
             }
         };
         let nanos = start.elapsed().as_nanos() as u64;
-        let outcome = outcome.unwrap_or_else(|message| error_outcome(job, message));
+        let outcome = outcome.unwrap_or_else(|message| error_outcome(message, columns));
         rows.push(ProcessedRow {
             line: record.line,
             outcome,
@@ -318,12 +361,12 @@ fn process_chunk<J: Job>(
     }
 }
 
-fn error_outcome<J: Job>(job: &J, message: String) -> Outcome {
+fn error_outcome(message: String, columns: usize) -> Outcome {
     Outcome {
         status: ERROR_STATUS,
         failed: true,
         error: message,
-        values: vec![Value::Empty; job.columns().len()],
+        values: vec![Value::Empty; columns],
     }
 }
 

@@ -23,12 +23,12 @@ impl Job for ValidateJob {
     type Layout = ();
     type Worker = ();
 
-    fn columns(&self) -> Vec<&'static str> {
+    fn columns(&self, _layout: &()) -> Vec<String> {
         let mut columns = vec!["size", "ship_cells", "reason"];
         if self.count {
             columns.push("readings");
         }
-        columns
+        columns.into_iter().map(String::from).collect()
     }
 
     fn statuses(&self) -> Vec<&'static str> {

@@ -68,12 +68,13 @@ impl Job for SolveJob {
     type Layout = SolveLayout;
     type Worker = Solver;
 
-    fn columns(&self) -> Vec<&'static str> {
+    fn columns(&self, _layout: &SolveLayout) -> Vec<String> {
+        // Decided for the whole run, so that line and CSV inputs can be mixed.
         let mut columns = vec!["solutions", "guesses", "solution"];
         if self.with_expected {
             columns.push("expected");
         }
-        columns
+        columns.into_iter().map(String::from).collect()
     }
 
     fn statuses(&self) -> Vec<&'static str> {
@@ -199,8 +200,8 @@ impl Job for ShowJob {
     type Layout = SolveLayout;
     type Worker = Option<Solver>;
 
-    fn columns(&self) -> Vec<&'static str> {
-        vec!["clues", "grid", "solution"]
+    fn columns(&self, _layout: &SolveLayout) -> Vec<String> {
+        ["clues", "grid", "solution"].map(String::from).to_vec()
     }
 
     fn statuses(&self) -> Vec<&'static str> {
