@@ -1,0 +1,254 @@
+//! The Connect Four bitboard: column-major, one spare bit above each column, two masks.
+//!
+//! Bit `col × (height + 1) + row` is the cell in column `col` (from the left) and row `row`
+//! (from the bottom). `stones` has a bit for every stone; `own` for the stones of the
+//! player who moved last. The spare bit above each column keeps lines from wrapping from
+//! one column into the next, so "four in a row" is two shifts and two ANDs per direction.
+//! The mask type is `u64` when the board fits (7×6, 8×7, …) and `u128` beyond: the caller
+//! picks it once per run, not per move.
+
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitOr, BitXor, Shl, Shr};
+
+/// The integer types a board can live in.
+pub trait Mask:
+    Copy
+    + Eq
+    + Debug
+    + Default
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    /// Bits in the type.
+    const BITS: u32;
+    /// The value 1.
+    const ONE: Self;
+    /// Whether no bit is set.
+    fn is_zero(self) -> bool;
+}
+
+impl Mask for u64 {
+    const BITS: u32 = 64;
+    const ONE: Self = 1;
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+}
+
+impl Mask for u128 {
+    const BITS: u32 = 128;
+    const ONE: Self = 1;
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+}
+
+/// Smallest board side.
+pub const MIN_SIDE: usize = 4;
+/// Largest board side.
+pub const MAX_SIDE: usize = 16;
+
+/// Whether a `width × height` board is supported, and whether it fits in a `u64`.
+pub fn board_fits(width: usize, height: usize) -> Result<bool, String> {
+    if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
+        return Err(format!(
+            "a {width}×{height} board is not supported: width and height go from 4 to 16"
+        ));
+    }
+    let bits = width * (height + 1);
+    if bits > 128 {
+        return Err(format!(
+            "a {width}×{height} board needs {bits} bits (width × (height + 1)); at most 128 are supported"
+        ));
+    }
+    Ok(bits <= 64)
+}
+
+/// A position: who has which cells.
+#[derive(Debug, Clone)]
+pub struct Board<M: Mask> {
+    width: usize,
+    height: usize,
+    stones: M,
+    /// Stones of the player who made the last move.
+    own: M,
+    /// Stones in each column.
+    column_height: [u8; MAX_SIDE],
+    moves: usize,
+}
+
+/// What a move did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveResult {
+    /// The stone was placed; the game goes on.
+    Placed,
+    /// The stone completed four (or more) in a row.
+    Win,
+    /// The stone filled the board without a four.
+    Draw,
+}
+
+impl<M: Mask> Board<M> {
+    /// An empty board. The size must have been checked with [`board_fits`].
+    pub fn new(width: usize, height: usize) -> Self {
+        debug_assert!(width * (height + 1) <= M::BITS as usize);
+        Board {
+            width,
+            height,
+            stones: M::default(),
+            own: M::default(),
+            column_height: [0; MAX_SIDE],
+            moves: 0,
+        }
+    }
+
+    /// Columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Stones played.
+    pub fn moves(&self) -> usize {
+        self.moves
+    }
+
+    /// Whether column `col` (0-based, inside the board) has no room left.
+    pub fn is_full(&self, col: usize) -> bool {
+        self.column_height[col] as usize == self.height
+    }
+
+    /// Stones in column `col`.
+    pub fn column_height(&self, col: usize) -> usize {
+        self.column_height[col] as usize
+    }
+
+    /// Drops a stone of the player to move into column `col`, which must be inside the
+    /// board and not full.
+    pub fn play(&mut self, col: usize) -> MoveResult {
+        let row = self.column_height[col] as u32;
+        let bit = M::ONE << (col as u32 * (self.height as u32 + 1) + row);
+        // The mover's stones are the others' stones before this move.
+        self.own = self.own ^ self.stones;
+        self.own = self.own | bit;
+        self.stones = self.stones | bit;
+        self.column_height[col] += 1;
+        self.moves += 1;
+        if self.has_four(self.own) {
+            MoveResult::Win
+        } else if self.moves == self.width * self.height {
+            MoveResult::Draw
+        } else {
+            MoveResult::Placed
+        }
+    }
+
+    /// Whether `stones` hold four in a row in any direction.
+    fn has_four(&self, stones: M) -> bool {
+        let h = self.height as u32;
+        // Vertical, horizontal, and the two diagonals.
+        [1, h + 1, h, h + 2].into_iter().any(|shift| {
+            let pairs = stones & (stones >> shift);
+            !(pairs & (pairs >> (2 * shift))).is_zero()
+        })
+    }
+
+    /// Whether the player who moved last has a stone at (`col`, `row`).
+    fn own_at(&self, col: isize, row: isize) -> bool {
+        if col < 0 || row < 0 || col >= self.width as isize || row >= self.height as isize {
+            return false;
+        }
+        let bit = M::ONE << (col as u32 * (self.height as u32 + 1) + row as u32);
+        !(self.own & bit).is_zero()
+    }
+
+    /// Every line of four or more through the last stone played in `col`: its cells as
+    /// (column, row) from the bottom left, in order along the line (vertical lines first,
+    /// then horizontal, then the rising and the falling diagonal).
+    pub fn winning_lines(&self, col: usize) -> Vec<Vec<(usize, usize)>> {
+        let row = self.column_height[col] as isize - 1;
+        let col = col as isize;
+        let mut lines = Vec::new();
+        for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+            // Walk back to the start of the line, then forward to its end.
+            let (mut c, mut r) = (col, row);
+            while self.own_at(c - dc, r - dr) {
+                c -= dc;
+                r -= dr;
+            }
+            let mut line = Vec::new();
+            while self.own_at(c, r) {
+                line.push((c as usize, r as usize));
+                c += dc;
+                r += dr;
+            }
+            if line.len() >= 4 {
+                lines.push(line);
+            }
+        }
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_all<M: Mask>(board: &mut Board<M>, cols: &[usize]) -> Vec<MoveResult> {
+        cols.iter().map(|&c| board.play(c)).collect()
+    }
+
+    #[test]
+    fn fours_in_every_direction() {
+        // Vertical: player 1 plays column 0 four times, player 2 column 1.
+        let mut b = Board::<u64>::new(7, 6);
+        let results = play_all(&mut b, &[0, 1, 0, 1, 0, 1, 0]);
+        assert_eq!(*results.last().unwrap(), MoveResult::Win);
+        assert_eq!(
+            b.winning_lines(0),
+            vec![vec![(0, 0), (0, 1), (0, 2), (0, 3)]]
+        );
+        // Horizontal on the bottom row.
+        let mut b = Board::<u64>::new(7, 6);
+        let results = play_all(&mut b, &[0, 0, 1, 1, 2, 2, 3]);
+        assert_eq!(results[6], MoveResult::Win);
+        assert_eq!(
+            b.winning_lines(3),
+            vec![vec![(0, 0), (1, 0), (2, 0), (3, 0)]]
+        );
+        // Rising diagonal.
+        let mut b = Board::<u128>::new(7, 6);
+        let results = play_all(&mut b, &[0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3]);
+        assert_eq!(results[10], MoveResult::Win);
+        assert_eq!(
+            b.winning_lines(3),
+            vec![vec![(0, 0), (1, 1), (2, 2), (3, 3)]]
+        );
+    }
+
+    #[test]
+    fn no_wrap_between_columns() {
+        // Stones at the top of column 0 and the bottom of column 1 are not in a line.
+        let mut b = Board::<u64>::new(4, 4);
+        // Fill column 0 (alternating), then more in column 1.
+        for col in [0, 0, 0, 0, 1, 2, 1, 2] {
+            assert_eq!(b.play(col), MoveResult::Placed);
+        }
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(board_fits(7, 6), Ok(true));
+        assert_eq!(board_fits(8, 7), Ok(true));
+        assert_eq!(board_fits(10, 10), Ok(false));
+        assert!(board_fits(16, 16).is_err());
+        assert!(board_fits(3, 6).is_err());
+    }
+}

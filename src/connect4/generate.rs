@@ -1,0 +1,129 @@
+//! Reproducible random games, played to their end, some broken on purpose.
+
+use rand::Rng;
+
+use super::board::{Board, MoveResult};
+
+/// How generated games are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameNotation {
+    /// Column numbers: one digit each up to 9 columns, comma-separated beyond.
+    Digits,
+    /// `D_Yellow, C_Red, …`, Yellow first.
+    Colors,
+}
+
+/// A random game on a `width × height` board: random legal moves until a four or a full
+/// board. Columns are 1-based.
+pub fn random_game<R: Rng>(width: usize, height: usize, rng: &mut R) -> Vec<usize> {
+    // u128 holds every supported board; generation is not the hot path.
+    let mut board = Board::<u128>::new(width, height);
+    let mut moves = Vec::new();
+    loop {
+        let open: Vec<usize> = (0..width).filter(|&c| !board.is_full(c)).collect();
+        let col = open[rng.gen_range(0..open.len())];
+        moves.push(col + 1);
+        if board.play(col) != MoveResult::Placed {
+            return moves;
+        }
+    }
+}
+
+/// A fault that shows only when the game is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteFault {
+    /// Write the game as it is.
+    None,
+    /// Make this move's token unreadable.
+    Garble(usize),
+    /// Give this move the colour of the move before it.
+    RepeatColor(usize),
+}
+
+/// Breaks a finished game in one of five ways: a move into a full column, the same colour
+/// twice (colours notation only; otherwise a move after the end), a move after the end, an
+/// unreadable token, or a game cut short.
+pub fn break_game<R: Rng>(
+    moves: &mut Vec<usize>,
+    width: usize,
+    height: usize,
+    notation: GameNotation,
+    rng: &mut R,
+) -> WriteFault {
+    match rng.gen_range(0..5) {
+        0 => {
+            // Into a full column, if one fills up before the end; else after the end.
+            let mut counts = vec![0; width + 1];
+            for (i, &col) in moves.iter().enumerate() {
+                counts[col] += 1;
+                if counts[col] == height && i + 1 < moves.len() {
+                    moves.insert(i + 1, col);
+                    return WriteFault::None;
+                }
+            }
+            moves.push(rng.gen_range(1..=width));
+            WriteFault::None
+        }
+        1 if notation == GameNotation::Colors && moves.len() >= 2 => {
+            WriteFault::RepeatColor(rng.gen_range(1..moves.len()))
+        }
+        1 | 2 => {
+            moves.push(rng.gen_range(1..=width));
+            WriteFault::None
+        }
+        3 => WriteFault::Garble(rng.gen_range(0..moves.len())),
+        _ => {
+            let keep = rng.gen_range(0..moves.len());
+            moves.truncate(keep.max(1));
+            WriteFault::None
+        }
+    }
+}
+
+/// Writes moves in `notation`, with `fault` applied.
+pub fn write_game(
+    moves: &[usize],
+    width: usize,
+    notation: GameNotation,
+    fault: WriteFault,
+) -> String {
+    let garble = match fault {
+        WriteFault::Garble(at) => Some(at),
+        _ => None,
+    };
+    match notation {
+        GameNotation::Digits => {
+            let tokens: Vec<String> = moves
+                .iter()
+                .enumerate()
+                .map(|(i, col)| {
+                    if Some(i) == garble {
+                        "x".to_string()
+                    } else {
+                        col.to_string()
+                    }
+                })
+                .collect();
+            tokens.join(if width > 9 { "," } else { "" })
+        }
+        GameNotation::Colors => {
+            let tokens: Vec<String> = moves
+                .iter()
+                .enumerate()
+                .map(|(i, &col)| {
+                    let turn = match fault {
+                        WriteFault::RepeatColor(at) if at == i => i - 1,
+                        _ => i,
+                    };
+                    let color = if turn % 2 == 0 { "Yellow" } else { "Red" };
+                    if Some(i) == garble {
+                        format!("?_{color}")
+                    } else {
+                        format!("{}_{color}", (b'A' + col as u8 - 1) as char)
+                    }
+                })
+                .collect();
+            tokens.join(", ")
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! `connect4 validate` on the batch runner: one record is one game log.
+
+use crate::batch::{Job, Outcome, Record, RecordContent, Value};
+
+use super::notation::{GameLog, Notation};
+use super::replay::{cell_name, replay, AfterEnd, Status, Verdict};
+
+/// Validates every game log of an archive.
+#[derive(Debug, Clone)]
+pub struct ValidateJob {
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// Whether the board fits a `u64` (else `u128`): decided once for the run.
+    pub fits_u64: bool,
+    /// How moves are written.
+    pub notation: Notation,
+    /// What moves after the end mean.
+    pub after_end: AfterEnd,
+    /// CSV column of the moves (default: the first).
+    pub column: Option<String>,
+}
+
+/// Where a CSV input keeps the moves, and the columns carried through.
+#[derive(Debug, Clone, Default)]
+pub struct ValidateLayout {
+    moves: usize,
+    carried: Vec<(usize, String)>,
+}
+
+impl Job for ValidateJob {
+    type Layout = ValidateLayout;
+    type Worker = ();
+
+    fn columns(&self, layout: &ValidateLayout) -> Vec<String> {
+        let mut columns: Vec<String> = layout
+            .carried
+            .iter()
+            .map(|(_, name)| name.clone())
+            .collect();
+        columns.extend(["winner", "winner_name", "ply", "cells"].map(String::from));
+        if self.after_end == AfterEnd::Ignore {
+            columns.push("trailing".into());
+        }
+        columns
+    }
+
+    fn statuses(&self) -> Vec<&'static str> {
+        Status::ALL.iter().map(|s| s.name()).collect()
+    }
+
+    fn tallied_columns(&self) -> Vec<&'static str> {
+        vec!["winner"]
+    }
+
+    fn settings(&self) -> Vec<(String, String)> {
+        vec![
+            ("board".into(), format!("{}x{}", self.width, self.height)),
+            (
+                "after_end".into(),
+                match self.after_end {
+                    AfterEnd::Error => "error",
+                    AfterEnd::Ignore => "ignore",
+                }
+                .into(),
+            ),
+        ]
+    }
+
+    fn layout(&self, header: Option<&[String]>) -> Result<ValidateLayout, String> {
+        let Some(header) = header else {
+            return Ok(ValidateLayout::default());
+        };
+        let moves = match &self.column {
+            Some(name) => header
+                .iter()
+                .position(|h| h.eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    format!("no column {name:?}; the header has {}", header.join(", "))
+                })?,
+            None => 0,
+        };
+        let carried = header
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != moves)
+            .map(|(i, name)| (i, name.clone()))
+            .collect();
+        Ok(ValidateLayout { moves, carried })
+    }
+
+    fn new_worker(&self) {}
+
+    fn process(
+        &self,
+        _worker: &mut (),
+        layout: &ValidateLayout,
+        record: &Record,
+    ) -> Result<Outcome, String> {
+        let (text, mut values) = match &record.content {
+            RecordContent::Line(text) => (text.as_str(), Vec::new()),
+            RecordContent::Fields(fields) => {
+                let text = fields.get(layout.moves).map(String::as_str).unwrap_or("");
+                let carried = layout
+                    .carried
+                    .iter()
+                    .map(|(i, _)| Value::Text(fields.get(*i).cloned().unwrap_or_default()))
+                    .collect();
+                (text, carried)
+            }
+            RecordContent::Unreadable(message) => return Err(message.clone()),
+        };
+        let log = GameLog::parse(text, self.notation).map_err(|e| e.to_string())?;
+        let verdict: Verdict = if self.fits_u64 {
+            replay::<u64>(&log, self.width, self.height, self.after_end)
+        } else {
+            replay::<u128>(&log, self.width, self.height, self.after_end)
+        };
+        let winner_name = verdict
+            .winner
+            .and_then(|w| log.color_names.get(w as usize - 1).cloned());
+        values.push(
+            verdict
+                .winner
+                .map_or(Value::Empty, |w| Value::Int(w.into())),
+        );
+        values.push(winner_name.map_or(Value::Empty, Value::Text));
+        values.push(Value::Int(verdict.ply as u64));
+        let lines: Vec<String> = verdict
+            .lines
+            .iter()
+            .map(|line| {
+                let cells: Vec<String> = line.iter().map(|&(c, r)| cell_name(c, r)).collect();
+                cells.join(" ")
+            })
+            .collect();
+        values.push(if lines.is_empty() {
+            Value::Empty
+        } else {
+            Value::Text(lines.join("; "))
+        });
+        if self.after_end == AfterEnd::Ignore {
+            values.push(Value::Int(verdict.trailing as u64));
+        }
+        let (failed, error) = match verdict.invalid {
+            Some((_, message)) => (true, message),
+            None => (false, String::new()),
+        };
+        Ok(Outcome {
+            status: verdict.status.name(),
+            failed,
+            error,
+            values,
+        })
+    }
+}

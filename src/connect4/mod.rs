@@ -1,0 +1,25 @@
+//! Connect Four: validating archives of game logs on bitboards.
+//!
+//! Each game is replayed move by move on a [`Board`] — two bit masks, column-major with a
+//! spare bit above each column — and gets a verdict: who won, at which move and with which
+//! line, or a draw, an unfinished game, or the first move that cannot be played and why.
+//!
+//! ```
+//! use puzzlebench::connect4::{replay, AfterEnd, GameLog, Notation, Status};
+//!
+//! let log = GameLog::parse("4455667", Notation::Auto).unwrap();
+//! let verdict = replay::<u64>(&log, 7, 6, AfterEnd::Error);
+//! assert_eq!(verdict.status, Status::Win);
+//! assert_eq!((verdict.winner, verdict.ply), (Some(1), 7));
+//! ```
+
+mod board;
+pub mod generate;
+mod job;
+mod notation;
+mod replay;
+
+pub use board::{board_fits, Board, Mask, MoveResult, MAX_SIDE, MIN_SIDE};
+pub use job::{ValidateJob, ValidateLayout};
+pub use notation::{GameLog, Notation, NotationError};
+pub use replay::{cell_name, replay, AfterEnd, InvalidKind, Status, Verdict};

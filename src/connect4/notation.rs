@@ -1,0 +1,231 @@
+//! Move-list notations of Connect Four game logs.
+
+use thiserror::Error;
+
+/// How a game's moves are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notation {
+    /// Decide per line: colours if a token has an underscore, digits otherwise.
+    Auto,
+    /// 1-based column numbers: one digit each (`4453`), or numbers separated by commas or
+    /// spaces (`10,11,3`), which boards wider than 9 need.
+    Digits,
+    /// The seed article's tokens `F_Yellow, A_Red, …`: column letter, underscore, colour
+    /// name (any two names, any case; the first token's colour moves first), separated by
+    /// commas or spaces, optionally as a JSON or Python list on one line.
+    Colors,
+}
+
+/// A game log read from its notation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameLog {
+    /// Columns played, 1-based, in order (possibly outside the board, 0 included: the
+    /// replay says so).
+    pub columns: Vec<usize>,
+    /// For the colours notation: each move's colour (0 = the first colour, 1 = the second).
+    pub colors: Option<Vec<u8>>,
+    /// For the colours notation: the colour names as first written.
+    pub color_names: Vec<String>,
+}
+
+/// Why a line cannot be read as a game.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum NotationError {
+    /// The line has no moves.
+    #[error("the line has no moves")]
+    Empty,
+    /// A character that is not a column number.
+    #[error("character {character:?} at column {column} is not a column number")]
+    BadDigit {
+        /// The character.
+        character: char,
+        /// 1-based position in the line.
+        column: usize,
+    },
+    /// A token that is not `<column letter>_<colour>`.
+    #[error("token {index} ({token:?}) is not a move like F_Yellow: {why}")]
+    BadToken {
+        /// 1-based token number (its ply).
+        index: usize,
+        /// The token.
+        token: String,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+impl GameLog {
+    /// Reads one line.
+    pub fn parse(line: &str, notation: Notation) -> Result<Self, NotationError> {
+        let text = line.trim();
+        if text.is_empty() {
+            return Err(NotationError::Empty);
+        }
+        let notation = match notation {
+            Notation::Auto if text.contains('_') => Notation::Colors,
+            Notation::Auto => Notation::Digits,
+            other => other,
+        };
+        match notation {
+            Notation::Colors => parse_colors(text),
+            _ => parse_digits(text),
+        }
+    }
+}
+
+fn parse_digits(text: &str) -> Result<GameLog, NotationError> {
+    let separated = text.contains([',', ' ', '\t']);
+    let mut columns = Vec::new();
+    if separated {
+        let mut offset = 0;
+        for part in text.split([',', ' ', '\t']) {
+            let start = offset;
+            offset += part.chars().count() + 1;
+            if part.is_empty() {
+                continue;
+            }
+            match part.parse::<usize>() {
+                Ok(n) => columns.push(n),
+                Err(_) => {
+                    let (column, character) = part
+                        .chars()
+                        .enumerate()
+                        .find(|(_, c)| !c.is_ascii_digit())
+                        .map_or((start + 1, part.chars().next().unwrap_or('0')), |(i, c)| {
+                            (start + i + 1, c)
+                        });
+                    return Err(NotationError::BadDigit { character, column });
+                }
+            }
+        }
+    } else {
+        for (i, character) in text.chars().enumerate() {
+            match character.to_digit(10) {
+                Some(d) => columns.push(d as usize),
+                None => {
+                    return Err(NotationError::BadDigit {
+                        character,
+                        column: i + 1,
+                    })
+                }
+            }
+        }
+    }
+    if columns.is_empty() {
+        return Err(NotationError::Empty);
+    }
+    Ok(GameLog {
+        columns,
+        colors: None,
+        color_names: Vec::new(),
+    })
+}
+
+fn parse_colors(text: &str) -> Result<GameLog, NotationError> {
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .unwrap_or(text);
+    let mut columns = Vec::new();
+    let mut colors = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let tokens = inner
+        .split([',', ' ', '\t'])
+        .map(|t| t.trim().trim_matches(['"', '\'']))
+        .filter(|t| !t.is_empty());
+    for (i, token) in tokens.enumerate() {
+        let bad = |why: &str| NotationError::BadToken {
+            index: i + 1,
+            token: token.to_string(),
+            why: why.to_string(),
+        };
+        let (letter, color) = token.split_once('_').ok_or_else(|| bad("no underscore"))?;
+        let mut letters = letter.chars();
+        let column = match (letters.next(), letters.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => {
+                (c.to_ascii_uppercase() as u8 - b'A') as usize + 1
+            }
+            _ => return Err(bad("the column is one letter, A for the first")),
+        };
+        if color.is_empty() || !color.chars().all(char::is_alphabetic) {
+            return Err(bad("the colour is a name such as Red or Yellow"));
+        }
+        let index = match names.iter().position(|n| n.eq_ignore_ascii_case(color)) {
+            Some(index) => index,
+            None if names.len() < 2 => {
+                names.push(color.to_string());
+                names.len() - 1
+            }
+            None => {
+                return Err(bad(&format!(
+                    "a third colour; the game's colours are {} and {}",
+                    names[0], names[1]
+                )))
+            }
+        };
+        columns.push(column);
+        colors.push(index as u8);
+    }
+    if columns.is_empty() {
+        return Err(NotationError::Empty);
+    }
+    Ok(GameLog {
+        columns,
+        colors: Some(colors),
+        color_names: names,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_one_per_character_or_separated() {
+        let log = GameLog::parse("4453", Notation::Auto).unwrap();
+        assert_eq!(log.columns, vec![4, 4, 5, 3]);
+        assert!(log.colors.is_none());
+        let wide = GameLog::parse("10,11, 3", Notation::Digits).unwrap();
+        assert_eq!(wide.columns, vec![10, 11, 3]);
+        assert_eq!(
+            GameLog::parse("44x3", Notation::Auto),
+            Err(NotationError::BadDigit {
+                character: 'x',
+                column: 3
+            })
+        );
+        // Column 0 is read; the replay finds it outside the board.
+        assert_eq!(
+            GameLog::parse("4403", Notation::Auto).unwrap().columns,
+            vec![4, 4, 0, 3]
+        );
+        assert_eq!(
+            GameLog::parse("10,1a", Notation::Auto),
+            Err(NotationError::BadDigit {
+                character: 'a',
+                column: 5
+            })
+        );
+        assert_eq!(
+            GameLog::parse("  ", Notation::Auto),
+            Err(NotationError::Empty)
+        );
+    }
+
+    #[test]
+    fn colors_in_any_case_and_as_a_list() {
+        let log = GameLog::parse("F_Yellow, G_Red, d_yellow", Notation::Auto).unwrap();
+        assert_eq!(log.columns, vec![6, 7, 4]);
+        assert_eq!(log.colors, Some(vec![0, 1, 0]));
+        assert_eq!(log.color_names, vec!["Yellow", "Red"]);
+        let list = GameLog::parse(r#"["F_Yellow", 'G_RED', "D_Yellow"]"#, Notation::Auto).unwrap();
+        assert_eq!(list.colors, Some(vec![0, 1, 0]));
+        let error = GameLog::parse("F_Yellow, G_Red, D_Blue", Notation::Auto).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "token 3 (\"D_Blue\") is not a move like F_Yellow: a third colour; the game's colours are Yellow and Red"
+        );
+        assert!(GameLog::parse("F_Yellow, GG_Red", Notation::Auto).is_err());
+        assert!(GameLog::parse("F_Yellow, G-Red", Notation::Colors).is_err());
+    }
+}
