@@ -1,6 +1,6 @@
 //! `connect4 validate` on the batch runner: one record is one game log.
 
-use crate::batch::{Job, Outcome, Record, RecordContent, Value};
+use crate::batch::{Job, Outcome, Record, RecordContent, Value, ERROR_STATUS};
 
 use super::notation::{GameLog, Notation};
 use super::replay::{cell_name, replay, AfterEnd, Status, Verdict};
@@ -111,7 +111,20 @@ impl Job for ValidateJob {
             }
             RecordContent::Unreadable(message) => return Err(message.clone()),
         };
-        let log = GameLog::parse(text, self.notation).map_err(|e| e.to_string())?;
+        let log = match GameLog::parse(text, self.notation) {
+            Ok(log) => log,
+            Err(error) => {
+                // An error row still carries its CSV columns (a game id, say).
+                let verdict_columns = self.columns(layout).len() - values.len();
+                values.extend(std::iter::repeat_n(Value::Empty, verdict_columns));
+                return Ok(Outcome {
+                    status: ERROR_STATUS,
+                    failed: true,
+                    error: error.to_string(),
+                    values,
+                });
+            }
+        };
         let verdict: Verdict = if self.fits_u64 {
             replay::<u64>(&log, self.width, self.height, self.after_end)
         } else {
