@@ -113,7 +113,7 @@ fn summary(
     Option<InvalidKind>,
     Vec<(usize, usize)>,
 ) {
-    let mut cells: Vec<(usize, usize)> = verdict.lines.iter().flatten().copied().collect();
+    let mut cells: Vec<(usize, usize)> = verdict.lines().iter().flatten().copied().collect();
     cells.sort_unstable();
     cells.dedup();
     (
@@ -232,7 +232,7 @@ fn the_seed_game_is_won_by_red_on_two_diagonals() {
     assert_eq!(verdict.status, Status::Win);
     assert_eq!((verdict.winner, verdict.ply), (Some(2), 22));
     assert_eq!(
-        verdict.lines,
+        verdict.lines(),
         vec![
             vec![(2, 0), (3, 1), (4, 2), (5, 3)],
             vec![(3, 3), (4, 2), (5, 1), (6, 0)]
@@ -252,10 +252,10 @@ fn a_four_on_the_42nd_move_is_a_win() {
 
 #[test]
 fn two_fours_with_one_move_and_a_line_of_five() {
-    let (_, two) = find_game(|v| v.lines.len() >= 2);
+    let (_, two) = find_game(|v| v.lines().len() >= 2);
     assert_eq!(two.status, Status::Win);
-    let (_, five) = find_game(|v| v.lines.iter().any(|line| line.len() >= 5));
-    assert!(five.lines.iter().any(|line| line.len() >= 5));
+    let (_, five) = find_game(|v| v.lines().iter().any(|line| line.len() >= 5));
+    assert!(five.lines().iter().any(|line| line.len() >= 5));
 }
 
 #[test]

@@ -28,6 +28,8 @@ pub trait Mask:
     const ONE: Self;
     /// Whether no bit is set.
     fn is_zero(self) -> bool;
+    /// The same bits in a `u128`.
+    fn to_u128(self) -> u128;
 }
 
 impl Mask for u64 {
@@ -36,6 +38,9 @@ impl Mask for u64 {
     fn is_zero(self) -> bool {
         self == 0
     }
+    fn to_u128(self) -> u128 {
+        self.into()
+    }
 }
 
 impl Mask for u128 {
@@ -43,6 +48,9 @@ impl Mask for u128 {
     const ONE: Self = 1;
     fn is_zero(self) -> bool {
         self == 0
+    }
+    fn to_u128(self) -> u128 {
+        self
     }
 }
 
@@ -78,6 +86,9 @@ pub struct Board<M: Mask> {
     /// Stones in each column.
     column_height: [u8; MAX_SIDE],
     moves: usize,
+    /// Bits per column (`height + 1`) and cells on the board, kept to save work per move.
+    stride: u32,
+    cells: usize,
 }
 
 /// What a move did.
@@ -102,6 +113,8 @@ impl<M: Mask> Board<M> {
             own: M::default(),
             column_height: [0; MAX_SIDE],
             moves: 0,
+            stride: height as u32 + 1,
+            cells: width * height,
         }
     }
 
@@ -134,67 +147,83 @@ impl<M: Mask> Board<M> {
     /// board and not full.
     pub fn play(&mut self, col: usize) -> MoveResult {
         let row = self.column_height[col] as u32;
-        let bit = M::ONE << (col as u32 * (self.height as u32 + 1) + row);
+        let bit = M::ONE << (col as u32 * self.stride + row);
         // The mover's stones are the others' stones before this move.
         self.own = self.own ^ self.stones;
         self.own = self.own | bit;
         self.stones = self.stones | bit;
         self.column_height[col] += 1;
         self.moves += 1;
-        if self.has_four(self.own) {
+        // A player has four stones from the seventh move on: no line to look for before.
+        if self.moves >= 7 && self.has_four(self.own) {
             MoveResult::Win
-        } else if self.moves == self.width * self.height {
+        } else if self.moves == self.cells {
             MoveResult::Draw
         } else {
             MoveResult::Placed
         }
     }
 
-    /// Whether `stones` hold four in a row in any direction.
+    /// Whether `stones` hold four in a row in any direction: per direction, pairs of
+    /// neighbours, then pairs of pairs.
+    #[inline]
     fn has_four(&self, stones: M) -> bool {
-        let h = self.height as u32;
+        let s = self.stride;
         // Vertical, horizontal, and the two diagonals.
-        [1, h + 1, h, h + 2].into_iter().any(|shift| {
+        [1, s, s - 1, s + 1].into_iter().any(|shift| {
             let pairs = stones & (stones >> shift);
             !(pairs & (pairs >> (2 * shift))).is_zero()
         })
     }
 
-    /// Whether the player who moved last has a stone at (`col`, `row`).
-    fn own_at(&self, col: isize, row: isize) -> bool {
-        if col < 0 || row < 0 || col >= self.width as isize || row >= self.height as isize {
-            return false;
-        }
-        let bit = M::ONE << (col as u32 * (self.height as u32 + 1) + row as u32);
-        !(self.own & bit).is_zero()
+    /// The stones of the player who moved last.
+    pub fn last_mover_stones(&self) -> M {
+        self.own
     }
 
-    /// Every line of four or more through the last stone played in `col`: its cells as
-    /// (column, row) from the bottom left, in order along the line (vertical lines first,
-    /// then horizontal, then the rising and the falling diagonal).
-    pub fn winning_lines(&self, col: usize) -> Vec<Vec<(usize, usize)>> {
-        let row = self.column_height[col] as isize - 1;
-        let col = col as isize;
-        let mut lines = Vec::new();
-        for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-            // Walk back to the start of the line, then forward to its end.
-            let (mut c, mut r) = (col, row);
-            while self.own_at(c - dc, r - dr) {
-                c -= dc;
-                r -= dr;
-            }
-            let mut line = Vec::new();
-            while self.own_at(c, r) {
-                line.push((c as usize, r as usize));
-                c += dc;
-                r += dr;
-            }
-            if line.len() >= 4 {
-                lines.push(line);
-            }
-        }
-        lines
+    /// The row of the top stone in column `col` (which must hold one).
+    pub fn top_row(&self, col: usize) -> usize {
+        self.column_height[col] as usize - 1
     }
+}
+
+/// Every line of four or more of `stones` (a board mask of a board `height` rows high, as
+/// a `u128`) through the cell (`col`, `row`): its cells as (column, row) from the bottom
+/// left, in order along the line (vertical lines first, then horizontal, then the rising
+/// and the falling diagonal).
+pub fn lines_through(
+    stones: u128,
+    width: usize,
+    height: usize,
+    col: usize,
+    row: usize,
+) -> Vec<Vec<(usize, usize)>> {
+    let has = |c: isize, r: isize| {
+        c >= 0
+            && r >= 0
+            && c < width as isize
+            && r < height as isize
+            && stones >> (c as usize * (height + 1) + r as usize) & 1 == 1
+    };
+    let mut lines = Vec::new();
+    for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        // Walk back to the start of the line, then forward to its end.
+        let (mut c, mut r) = (col as isize, row as isize);
+        while has(c - dc, r - dr) {
+            c -= dc;
+            r -= dr;
+        }
+        let mut line = Vec::new();
+        while has(c, r) {
+            line.push((c as usize, r as usize));
+            c += dc;
+            r += dr;
+        }
+        if line.len() >= 4 {
+            lines.push(line);
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -205,6 +234,17 @@ mod tests {
         cols.iter().map(|&c| board.play(c)).collect()
     }
 
+    fn winning_lines<M: Mask>(board: &Board<M>, col: usize) -> Vec<Vec<(usize, usize)>> {
+        let stones = board.last_mover_stones().to_u128();
+        lines_through(
+            stones,
+            board.width(),
+            board.height(),
+            col,
+            board.top_row(col),
+        )
+    }
+
     #[test]
     fn fours_in_every_direction() {
         // Vertical: player 1 plays column 0 four times, player 2 column 1.
@@ -212,7 +252,7 @@ mod tests {
         let results = play_all(&mut b, &[0, 1, 0, 1, 0, 1, 0]);
         assert_eq!(*results.last().unwrap(), MoveResult::Win);
         assert_eq!(
-            b.winning_lines(0),
+            winning_lines(&b, 0),
             vec![vec![(0, 0), (0, 1), (0, 2), (0, 3)]]
         );
         // Horizontal on the bottom row.
@@ -220,7 +260,7 @@ mod tests {
         let results = play_all(&mut b, &[0, 0, 1, 1, 2, 2, 3]);
         assert_eq!(results[6], MoveResult::Win);
         assert_eq!(
-            b.winning_lines(3),
+            winning_lines(&b, 3),
             vec![vec![(0, 0), (1, 0), (2, 0), (3, 0)]]
         );
         // Rising diagonal.
@@ -228,7 +268,7 @@ mod tests {
         let results = play_all(&mut b, &[0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3]);
         assert_eq!(results[10], MoveResult::Win);
         assert_eq!(
-            b.winning_lines(3),
+            winning_lines(&b, 3),
             vec![vec![(0, 0), (1, 1), (2, 2), (3, 3)]]
         );
     }

@@ -141,7 +141,7 @@ impl Job for ValidateJob {
         values.push(winner_name.map_or(Value::Empty, Value::Text));
         values.push(Value::Int(verdict.ply as u64));
         let lines: Vec<String> = verdict
-            .lines
+            .lines()
             .iter()
             .map(|line| {
                 let cells: Vec<String> = line.iter().map(|&(c, r)| cell_name(c, r)).collect();

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Mask, MoveResult};
+use super::board::{lines_through, Board, Mask, MoveResult};
 use super::notation::GameLog;
 
 /// What to do with moves after the game has ended.
@@ -82,13 +82,30 @@ pub struct Verdict {
     /// The deciding move for a win or draw, the offending move if invalid, the number of
     /// moves if unfinished (1-based).
     pub ply: usize,
-    /// For a win: every line of four or more through the winning stone, each as its cells
-    /// (column, row), 0-based from the bottom left, in order along the line.
-    pub lines: Vec<Vec<(usize, usize)>>,
+    /// For a win: the winner's stones (a board mask as `u128`) and the winning stone as
+    /// (column, row); [`lines`](Self::lines) reads the winning lines from them. Kept as a
+    /// mask so that replaying allocates nothing: building the lines on every win cost
+    /// more than the whole replay.
+    pub winning_stones: Option<(u128, (usize, usize))>,
+    /// Board size (width, height).
+    pub board: (usize, usize),
     /// For an invalid game: what was wrong.
     pub invalid: Option<(InvalidKind, String)>,
     /// Moves ignored after the end (with [`AfterEnd::Ignore`]).
     pub trailing: usize,
+}
+
+impl Verdict {
+    /// For a win: every line of four or more through the winning stone, each as its cells
+    /// (column, row), 0-based from the bottom left, in order along the line.
+    pub fn lines(&self) -> Vec<Vec<(usize, usize)>> {
+        match self.winning_stones {
+            Some((stones, (col, row))) => {
+                lines_through(stones, self.board.0, self.board.1, col, row)
+            }
+            None => Vec::new(),
+        }
+    }
 }
 
 impl fmt::Display for InvalidKind {
@@ -105,37 +122,21 @@ pub fn cell_name(col: usize, row: usize) -> String {
 /// Replays `log` on a `width × height` board held in masks of type `M`.
 pub fn replay<M: Mask>(log: &GameLog, width: usize, height: usize, after_end: AfterEnd) -> Verdict {
     let mut board = Board::<M>::new(width, height);
-    let invalid = |kind: InvalidKind, ply: usize, message: String| Verdict {
-        status: Status::Invalid,
+    let verdict = |status: Status, ply: usize| Verdict {
+        status,
         winner: None,
         ply,
-        lines: Vec::new(),
-        invalid: Some((kind, format!("{kind}: {message} (ply {ply})"))),
+        winning_stones: None,
+        board: (width, height),
+        invalid: None,
         trailing: 0,
     };
-    let mut end: Option<Verdict> = None;
+    let invalid = |kind: InvalidKind, ply: usize, message: String| Verdict {
+        invalid: Some((kind, format!("{kind}: {message} (ply {ply})"))),
+        ..verdict(Status::Invalid, ply)
+    };
     for (index, &column) in log.columns.iter().enumerate() {
         let ply = index + 1;
-        if let Some(verdict) = &mut end {
-            match after_end {
-                AfterEnd::Error => {
-                    let what = if verdict.status == Status::Win {
-                        "won"
-                    } else {
-                        "drawn"
-                    };
-                    return invalid(
-                        InvalidKind::AfterEnd,
-                        ply,
-                        format!("a move after the game was {what} at ply {}", verdict.ply),
-                    );
-                }
-                AfterEnd::Ignore => {
-                    verdict.trailing = log.columns.len() - index;
-                    break;
-                }
-            }
-        }
         if let Some(colors) = &log.colors {
             if index > 0 && colors[index] == colors[index - 1] {
                 let name = &log.color_names[colors[index] as usize];
@@ -157,36 +158,38 @@ pub fn replay<M: Mask>(log: &GameLog, width: usize, height: usize, after_end: Af
         if board.is_full(col) {
             return invalid(InvalidKind::Full, ply, format!("column {column} is full"));
         }
-        match board.play(col) {
-            MoveResult::Placed => {}
-            MoveResult::Win => {
-                end = Some(Verdict {
-                    status: Status::Win,
-                    winner: Some(if index % 2 == 0 { 1 } else { 2 }),
-                    ply,
-                    lines: board.winning_lines(col),
-                    invalid: None,
-                    trailing: 0,
-                })
-            }
-            MoveResult::Draw => {
-                end = Some(Verdict {
-                    status: Status::Draw,
-                    winner: None,
-                    ply,
-                    lines: Vec::new(),
-                    invalid: None,
-                    trailing: 0,
-                })
+        let mut end = match board.play(col) {
+            MoveResult::Placed => continue,
+            MoveResult::Win => Verdict {
+                winner: Some(if index % 2 == 0 { 1 } else { 2 }),
+                winning_stones: Some((
+                    board.last_mover_stones().to_u128(),
+                    (col, board.top_row(col)),
+                )),
+                ..verdict(Status::Win, ply)
+            },
+            MoveResult::Draw => verdict(Status::Draw, ply),
+        };
+        // The game is over: any move left is after its end.
+        let trailing = log.columns.len() - ply;
+        if trailing > 0 {
+            match after_end {
+                AfterEnd::Error => {
+                    let what = if end.status == Status::Win {
+                        "won"
+                    } else {
+                        "drawn"
+                    };
+                    return invalid(
+                        InvalidKind::AfterEnd,
+                        ply + 1,
+                        format!("a move after the game was {what} at ply {ply}"),
+                    );
+                }
+                AfterEnd::Ignore => end.trailing = trailing,
             }
         }
+        return end;
     }
-    end.unwrap_or(Verdict {
-        status: Status::Unfinished,
-        winner: None,
-        ply: log.columns.len(),
-        lines: Vec::new(),
-        invalid: None,
-        trailing: 0,
-    })
+    verdict(Status::Unfinished, log.columns.len())
 }
