@@ -13,6 +13,17 @@ use puzzlebench::connect4::generate::{
 };
 use puzzlebench::connect4::{replay, AfterEnd, GameLog, InvalidKind, Notation, Status, Verdict};
 
+/// A verdict boiled down for comparison: status, winner, ply, invalid kind, sorted cells.
+type Outline = (
+    Status,
+    Option<u8>,
+    usize,
+    Option<InvalidKind>,
+    Vec<(usize, usize)>,
+);
+/// How a game ended: status, winner, ply, sorted cells.
+type Ending = (Status, Option<u8>, usize, Vec<(usize, usize)>);
+
 /// The reference: a 2-D grid, scanned in all four directions after every move, as the seed
 /// articles do. Returns status, winner, ply, the invalid kind, and the sorted cells of the
 /// winner's lines of four or more through the last stone.
@@ -28,7 +39,7 @@ fn reference(
     Vec<(usize, usize)>,
 ) {
     let mut grid = vec![vec![0u8; height]; width];
-    let mut ended: Option<(Status, Option<u8>, usize, Vec<(usize, usize)>)> = None;
+    let mut ended: Option<Ending> = None;
     for (i, &column) in log.columns.iter().enumerate() {
         let ply = i + 1;
         if ended.is_some() {
