@@ -27,17 +27,7 @@ type Ending = (Status, Option<u8>, usize, Vec<(usize, usize)>);
 /// The reference: a 2-D grid, scanned in all four directions after every move, as the seed
 /// articles do. Returns status, winner, ply, the invalid kind, and the sorted cells of the
 /// winner's lines of four or more through the last stone.
-fn reference(
-    log: &GameLog,
-    width: usize,
-    height: usize,
-) -> (
-    Status,
-    Option<u8>,
-    usize,
-    Option<InvalidKind>,
-    Vec<(usize, usize)>,
-) {
+fn reference(log: &GameLog, width: usize, height: usize) -> Outline {
     let mut grid = vec![vec![0u8; height]; width];
     let mut ended: Option<Ending> = None;
     for (i, &column) in log.columns.iter().enumerate() {
@@ -115,15 +105,7 @@ fn reference(
     }
 }
 
-fn summary(
-    verdict: &Verdict,
-) -> (
-    Status,
-    Option<u8>,
-    usize,
-    Option<InvalidKind>,
-    Vec<(usize, usize)>,
-) {
+fn summary(verdict: &Verdict) -> Outline {
     let mut cells: Vec<(usize, usize)> = verdict.lines().iter().flatten().copied().collect();
     cells.sort_unstable();
     cells.dedup();
