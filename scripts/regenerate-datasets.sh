@@ -9,3 +9,7 @@ bin=target/release/puzzlebench
   -o datasets/battleship/touching-1k.txt
 "$bin" battleship generate --count 1000 --seed 2 --rules separated --faults 0.2 \
   -o datasets/battleship/separated-1k.txt
+# Connect Four: 1,000 random 7x6 games in digits and 500 in the colours notation, 10% broken.
+"$bin" connect4 generate --count 1000 --seed 1 --faults 0.1 -o datasets/connect4/games-1k.txt
+"$bin" connect4 generate --count 500 --seed 2 --faults 0.1 --notation colors \
+  -o datasets/connect4/colors-500.txt
