@@ -83,7 +83,8 @@ pub struct Board<M: Mask> {
     stones: M,
     /// Stones of the player who made the last move.
     own: M,
-    /// Stones in each column.
+    /// Stones in each column. Indexed with `col % MAX_SIDE`, which is `col` on every
+    /// supported board and lets the compiler drop the bounds check on the hot path.
     column_height: [u8; MAX_SIDE],
     moves: usize,
     /// Bits per column (`height + 1`) and cells on the board, kept to save work per move.
@@ -134,25 +135,27 @@ impl<M: Mask> Board<M> {
     }
 
     /// Whether column `col` (0-based, inside the board) has no room left.
+    #[inline]
     pub fn is_full(&self, col: usize) -> bool {
-        self.column_height[col] as usize == self.height
+        self.column_height[col % MAX_SIDE] as usize == self.height
     }
 
     /// Stones in column `col`.
     pub fn column_height(&self, col: usize) -> usize {
-        self.column_height[col] as usize
+        self.column_height[col % MAX_SIDE] as usize
     }
 
     /// Drops a stone of the player to move into column `col`, which must be inside the
     /// board and not full.
+    #[inline]
     pub fn play(&mut self, col: usize) -> MoveResult {
-        let row = self.column_height[col] as u32;
+        let row = self.column_height[col % MAX_SIDE] as u32;
         let bit = M::ONE << (col as u32 * self.stride + row);
         // The mover's stones are the others' stones before this move.
         self.own = self.own ^ self.stones;
         self.own = self.own | bit;
         self.stones = self.stones | bit;
-        self.column_height[col] += 1;
+        self.column_height[col % MAX_SIDE] += 1;
         self.moves += 1;
         // A player has four stones from the seventh move on: no line to look for before.
         if self.moves >= 7 && self.has_four(self.own) {
@@ -183,7 +186,7 @@ impl<M: Mask> Board<M> {
 
     /// The row of the top stone in column `col` (which must hold one).
     pub fn top_row(&self, col: usize) -> usize {
-        self.column_height[col] as usize - 1
+        self.column_height[col % MAX_SIDE] as usize - 1
     }
 }
 
