@@ -129,20 +129,10 @@ impl<M: Mask> Board<M> {
         self.height
     }
 
-    /// Stones played.
-    pub fn moves(&self) -> usize {
-        self.moves
-    }
-
     /// Whether column `col` (0-based, inside the board) has no room left.
     #[inline]
     pub fn is_full(&self, col: usize) -> bool {
         self.column_height[col % MAX_SIDE] as usize == self.height
-    }
-
-    /// Stones in column `col`.
-    pub fn column_height(&self, col: usize) -> usize {
-        self.column_height[col % MAX_SIDE] as usize
     }
 
     /// Drops a stone of the player to move into column `col`, which must be inside the

@@ -224,11 +224,6 @@ impl Grid {
         self.cells.iter().all(|&v| v != 0)
     }
 
-    /// The box (0-based, row-major) of cell (`row`, `col`).
-    pub fn box_of(&self, row: usize, col: usize) -> usize {
-        (row / self.box_size) * self.box_size + col / self.box_size
-    }
-
     /// The grid in the line format, `.` for blanks.
     pub fn to_line(&self) -> String {
         self.cells.iter().map(|&v| digit_char(v)).collect()
