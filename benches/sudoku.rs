@@ -43,6 +43,7 @@ fn backtrack_is_quick(name: &str) -> bool {
         "norvig-top95",
         "serg",
         "mixed",
+        "generated",
     ]
     .iter()
     .any(|slow| name.starts_with(slow))

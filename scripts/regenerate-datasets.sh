@@ -13,3 +13,7 @@ bin=target/release/puzzlebench
 "$bin" connect4 generate --count 1000 --seed 1 --faults 0.1 -o datasets/connect4/games-1k.txt
 "$bin" connect4 generate --count 500 --seed 2 --faults 0.1 --notation colors \
   -o datasets/connect4/colors-500.txt
+# Sudoku: 1,000 9x9 puzzles with their solutions and ratings, 200 hard ones, 20 16x16 ones.
+"$bin" sudoku generate --count 1000 --seed 1 --format csv -o datasets/sudoku/generated-1k.csv
+"$bin" sudoku generate --count 200 --seed 2 --difficulty hard -o datasets/sudoku/generated-hard-200.txt
+"$bin" sudoku generate --count 20 --seed 3 --size 16 -o datasets/sudoku/generated-16x16-20.txt

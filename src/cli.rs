@@ -248,6 +248,56 @@ enum SudokuCommand {
     /// Print each puzzle in the block display (`|` between boxes, `---+---+---` between
     /// bands), optionally beside its solution.
     Show(ShowArgs),
+    /// Make puzzles with exactly one solution, reproducibly from a seed: a random full
+    /// grid, then clues removed while the solution stays unique; rated by the search
+    /// effort they need.
+    Generate(SudokuGenerateArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum DifficultyArg {
+    /// Solved by forced moves alone (no guess).
+    Easy,
+    /// One to five guesses.
+    Medium,
+    /// Six guesses or more.
+    Hard,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum GeneratedFormatArg {
+    /// One puzzle per line, `.` for blanks.
+    Lines,
+    /// CSV: puzzle, solution, clues, guesses, difficulty.
+    Csv,
+}
+
+#[derive(Debug, Args)]
+struct SudokuGenerateArgs {
+    /// Number of puzzles.
+    #[arg(long, default_value_t = 100)]
+    count: usize,
+    /// Random seed: the same seed gives the same puzzles.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Grid side: 4, 9, 16 or 25.
+    #[arg(long, default_value_t = 9, value_name = "SIDE")]
+    size: usize,
+    /// Stop removing clues at this many.
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    min_clues: usize,
+    /// Keep only puzzles of this difficulty (rated by the exact-cover solver's guesses).
+    #[arg(long, value_enum)]
+    difficulty: Option<DifficultyArg>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = GeneratedFormatArg::Lines)]
+    format: GeneratedFormatArg,
+    /// Write the puzzles to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Worker threads (default: one per core); the output does not depend on it.
+    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
+    threads: usize,
 }
 
 /// Inputs, outputs and reporting, common to every bulk command.
@@ -370,6 +420,7 @@ impl Cli {
         match self.command {
             Command::Sudoku(SudokuCommand::Solve(args)) => solve_sudoku(args),
             Command::Sudoku(SudokuCommand::Show(args)) => show_sudoku(args),
+            Command::Sudoku(SudokuCommand::Generate(args)) => generate_sudoku(args),
             Command::Battleship(BattleshipCommand::Validate(args)) => validate_battleship(args),
             Command::Battleship(BattleshipCommand::Generate(args)) => generate_battleship(args),
             Command::Connect4(Connect4Command::Validate(args)) => validate_connect4(args),
@@ -531,6 +582,66 @@ fn create_output(path: Option<&PathBuf>) -> Result<Box<dyn Write>> {
         )),
         None => Box::new(io::BufWriter::new(io::stdout())),
     })
+}
+
+fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
+    use rand::SeedableRng;
+    use rayon::prelude::*;
+    use sudoku::generate::{generate, Difficulty};
+    let box_size = sudoku::box_size_of_side(args.size)?;
+    let wanted = args.difficulty.map(|d| match d {
+        DifficultyArg::Easy => Difficulty::Easy,
+        DifficultyArg::Medium => Difficulty::Medium,
+        DifficultyArg::Hard => Difficulty::Hard,
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    // Puzzle i comes from its own stream of the seed, so the file does not depend on the
+    // number of threads.
+    const ATTEMPTS: usize = 1000;
+    let puzzles: Vec<Option<sudoku::generate::Generated>> = pool.install(|| {
+        (0..args.count)
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+                rng.set_stream(i as u64);
+                (0..ATTEMPTS).find_map(|_| {
+                    let generated = generate(box_size, args.min_clues, &mut rng);
+                    let class = Difficulty::of_guesses(generated.guesses);
+                    wanted.is_none_or(|w| w == class).then_some(generated)
+                })
+            })
+            .collect()
+    });
+    let mut out = create_output(args.output.as_ref())?;
+    if matches!(args.format, GeneratedFormatArg::Csv) {
+        writeln!(out, "puzzle,solution,clues,guesses,difficulty")?;
+    }
+    for (i, generated) in puzzles.into_iter().enumerate() {
+        let Some(generated) = generated else {
+            bail!(
+                "puzzle {}: no {} puzzle in {ATTEMPTS} attempts; try another difficulty or --min-clues",
+                i + 1,
+                wanted.map_or("", Difficulty::name)
+            );
+        };
+        match args.format {
+            GeneratedFormatArg::Lines => writeln!(out, "{}", generated.puzzle)?,
+            GeneratedFormatArg::Csv => writeln!(
+                out,
+                "{},{},{},{},{}",
+                generated.puzzle,
+                generated.solution,
+                generated.puzzle.clue_count(),
+                generated.guesses,
+                Difficulty::of_guesses(generated.guesses).name()
+            )?,
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check_size(size: Option<usize>) -> Result<Option<usize>> {

@@ -344,3 +344,69 @@ fn thread_counts_and_gzip_give_identical_rows() {
     assert_eq!(one, two);
     assert_eq!(solve(&gz, "2"), one);
 }
+
+#[test]
+fn generated_puzzles_are_unique_and_reproducible() {
+    let dir = tempfile::tempdir().unwrap();
+    let generate = |name: &str, threads: &str| {
+        let path = dir.path().join(name);
+        let output = run(&[
+            "sudoku",
+            "generate",
+            "--count",
+            "40",
+            "--seed",
+            "11",
+            "--format",
+            "csv",
+            "--threads",
+            threads,
+            "-o",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(0));
+        path
+    };
+    let one = generate("one.csv", "1");
+    let two = generate("two.csv", "2");
+    let text = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(
+        text,
+        std::fs::read_to_string(&two).unwrap(),
+        "same seed, same file"
+    );
+    assert_eq!(text.lines().count(), 41);
+    // Unique by another algorithm than the generator's, and its solution is the one given.
+    let output = run(&[
+        "sudoku",
+        "solve",
+        one.to_str().unwrap(),
+        "--algo",
+        "backtrack",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let (header, rows) = parse_csv(&stdout(&output));
+    assert!(rows.iter().all(|r| cell(&header, r, "status") == "solved"));
+    assert!(rows.iter().all(|r| cell(&header, r, "expected") == "match"));
+    // Hard puzzles need guesses.
+    let hard = dir.path().join("hard.csv");
+    let output = run(&[
+        "sudoku",
+        "generate",
+        "--count",
+        "5",
+        "--seed",
+        "2",
+        "--difficulty",
+        "hard",
+        "--format",
+        "csv",
+        "-o",
+        hard.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let (header, rows) = parse_csv(&std::fs::read_to_string(hard).unwrap());
+    assert!(rows
+        .iter()
+        .all(|r| cell(&header, r, "guesses").parse::<u64>().unwrap() >= 6));
+}

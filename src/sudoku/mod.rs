@@ -17,6 +17,7 @@
 pub mod backtrack;
 pub mod check;
 mod dlx;
+pub mod generate;
 mod grid;
 mod job;
 

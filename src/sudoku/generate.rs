@@ -1,0 +1,153 @@
+//! Generating puzzles with exactly one solution, rated by the search effort they need.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::{Algorithm, Grid, Solver, Status};
+
+/// How much searching a puzzle needs, measured by the exact-cover solver's guesses (options
+/// tried where two or more remained).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Difficulty {
+    /// No guess: forced moves alone solve it.
+    Easy,
+    /// One to five guesses.
+    Medium,
+    /// Six guesses or more.
+    Hard,
+}
+
+impl Difficulty {
+    /// The class of a puzzle that took `guesses` guesses to solve and prove unique.
+    pub fn of_guesses(guesses: u64) -> Self {
+        match guesses {
+            0 => Difficulty::Easy,
+            1..=5 => Difficulty::Medium,
+            _ => Difficulty::Hard,
+        }
+    }
+
+    /// The name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+}
+
+/// A generated puzzle with its solution and rating.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// The puzzle.
+    pub puzzle: Grid,
+    /// Its one solution.
+    pub solution: Grid,
+    /// Guesses the exact-cover solver needed to solve it and prove it unique.
+    pub guesses: u64,
+}
+
+/// A random full grid with boxes of `box_size × box_size`: a valid pattern grid shuffled by
+/// the transformations that keep a grid valid — relabelling digits, permuting rows within
+/// bands, bands, columns within stacks, stacks, and transposing.
+pub fn random_solution<R: Rng>(box_size: usize, rng: &mut R) -> Grid {
+    let n = box_size;
+    let side = n * n;
+    let shuffled = |rng: &mut R| {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.shuffle(rng);
+        order
+    };
+    // Rows: a random band order, and a random row order inside each band; same for columns.
+    let lines = |rng: &mut R| -> Vec<usize> {
+        let bands = shuffled(rng);
+        bands
+            .iter()
+            .flat_map(|&band| shuffled(rng).into_iter().map(move |row| band * n + row))
+            .collect()
+    };
+    let rows = lines(rng);
+    let cols = lines(rng);
+    let mut digits: Vec<u8> = (1..=side as u8).collect();
+    digits.shuffle(rng);
+    let transpose = rng.gen_bool(0.5);
+    let mut grid = Grid::empty(box_size).expect("callers pass a supported box size");
+    for (r, &pr) in rows.iter().enumerate() {
+        for (c, &pc) in cols.iter().enumerate() {
+            let pattern = (n * (pr % n) + pr / n + pc) % side;
+            let (row, col) = if transpose { (c, r) } else { (r, c) };
+            grid.set(row, col, digits[pattern]);
+        }
+    }
+    grid
+}
+
+/// A puzzle with exactly one solution: a random full grid, then its cells blanked in random
+/// order wherever the puzzle stays uniquely solvable, down to `min_clues` clues at the least.
+pub fn generate<R: Rng>(box_size: usize, min_clues: usize, rng: &mut R) -> Generated {
+    let solution = random_solution(box_size, rng);
+    let side = solution.side();
+    let mut solver = Solver::new(Algorithm::Dlx);
+    let mut puzzle = solution.clone();
+    let mut cells: Vec<usize> = (0..side * side).collect();
+    cells.shuffle(rng);
+    let mut clues = side * side;
+    for cell in cells {
+        if clues <= min_clues {
+            break;
+        }
+        let (row, col) = (cell / side, cell % side);
+        let value = puzzle.get(row, col);
+        puzzle.set(row, col, 0);
+        if solver.solve(&puzzle, 2).status() == Status::Solved {
+            clues -= 1;
+        } else {
+            puzzle.set(row, col, value);
+        }
+    }
+    let guesses = solver.solve(&puzzle, 2).guesses;
+    Generated {
+        puzzle,
+        solution,
+        guesses,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::sudoku::check_solution;
+
+    #[test]
+    fn random_solutions_are_valid_grids_of_every_size() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for box_size in 2..=5 {
+            let grid = random_solution(box_size, &mut rng);
+            assert!(grid.is_full());
+            check_solution(&grid, &grid).unwrap();
+        }
+    }
+
+    #[test]
+    fn generated_puzzles_are_unique_by_another_algorithm() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..20 {
+            let generated = generate(3, 0, &mut rng);
+            let result = Solver::new(Algorithm::Backtrack).solve(&generated.puzzle, 2);
+            assert_eq!(result.status(), Status::Solved);
+            assert_eq!(result.first_solution.as_ref(), Some(&generated.solution));
+            assert!(generated.puzzle.clue_count() < 40);
+        }
+        let small = generate(2, 0, &mut rng);
+        assert_eq!(
+            Solver::new(Algorithm::Backtrack)
+                .solve(&small.puzzle, 2)
+                .status(),
+            Status::Solved
+        );
+    }
+}
