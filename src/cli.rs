@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
@@ -17,6 +17,7 @@ use puzzlebench::battleship;
 use puzzlebench::connect4;
 use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
 use puzzlebench::sudoku::{self, Algorithm};
+use puzzlebench::tiling;
 
 /// Solve, validate and benchmark grid puzzles in bulk.
 #[derive(Debug, Parser)]
@@ -37,6 +38,70 @@ enum Command {
     /// Connect Four: validate archives of game logs; generate games.
     #[command(name = "connect4", subcommand)]
     Connect4(Connect4Command),
+    /// Polyomino tilings of a board: count every solution three ways.
+    #[command(subcommand)]
+    Tiling(TilingCommand),
+    /// The checkerboard (draught-board) puzzle: put coloured stones back on a chessboard.
+    #[command(subcommand)]
+    Checkerboard(CheckerboardCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum TilingCommand {
+    /// Count the tilings of a board by a set of pieces: labelled (every piece distinct),
+    /// tilings (identical pieces interchangeable) and up to the board's symmetries.
+    Count(TilingCountArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum CheckerboardCommand {
+    /// Count the ways to put the stones back: labelled, tilings, and up to the symmetries
+    /// of the board that keep its colouring.
+    Count(CheckerboardCountArgs),
+}
+
+/// The board to cover.
+#[derive(Debug, Args)]
+struct BoardChoice {
+    /// A rectangle WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", conflicts_with = "board_file", value_parser = parse_field_size)]
+    board: Option<(usize, usize)>,
+    /// A board file: `#` a cell to cover, `.` a hole, `B`/`W` coloured cells.
+    #[arg(long, value_name = "FILE")]
+    board_file: Option<PathBuf>,
+    /// Print the counts as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct TilingCountArgs {
+    /// `pentominoes` (the 12 free pentominoes) or a pieces file in the stones format with
+    /// `#` cells.
+    #[arg(long, default_value = "pentominoes")]
+    pieces: String,
+    #[command(flatten)]
+    board: BoardChoice,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum TopLeftArg {
+    /// The top-left cell is black.
+    Black,
+    /// The top-left cell is white.
+    White,
+}
+
+#[derive(Debug, Args)]
+struct CheckerboardCountArgs {
+    /// The stones file (one stone per block of `B`, `W`, `_` rows; a line of `=` ends a
+    /// stone). Without --board or --board-file the board comes from a name like `8x8_1.txt`.
+    stones: PathBuf,
+    /// Colour of the top-left cell of a --board rectangle.
+    #[arg(long, value_enum, default_value_t = TopLeftArg::Black)]
+    top_left: TopLeftArg,
+    #[command(flatten)]
+    board: BoardChoice,
 }
 
 #[derive(Debug, Subcommand)]
@@ -425,6 +490,8 @@ impl Cli {
             Command::Battleship(BattleshipCommand::Generate(args)) => generate_battleship(args),
             Command::Connect4(Connect4Command::Validate(args)) => validate_connect4(args),
             Command::Connect4(Connect4Command::Generate(args)) => generate_connect4(args),
+            Command::Tiling(TilingCommand::Count(args)) => count_tilings(args),
+            Command::Checkerboard(CheckerboardCommand::Count(args)) => count_checkerboard(args),
         }
     }
 }
@@ -642,6 +709,81 @@ fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
+    let pieces = if args.pieces == "pentominoes" {
+        tiling::pentominoes()
+    } else {
+        read_pieces(Path::new(&args.pieces))?
+    };
+    let board = read_board(&args.board, None, None)?;
+    print_counts(&board, &pieces, args.board.json)
+}
+
+fn count_checkerboard(args: CheckerboardCountArgs) -> Result<ExitCode> {
+    let pieces = read_pieces(&args.stones)?;
+    let top_left = match args.top_left {
+        TopLeftArg::Black => tiling::Color::Black,
+        TopLeftArg::White => tiling::Color::White,
+    };
+    let board = read_board(&args.board, Some(&args.stones), Some(top_left))?;
+    print_counts(&board, &pieces, args.board.json)
+}
+
+fn read_pieces(path: &Path) -> Result<Vec<tiling::Piece>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    tiling::parse_pieces(&text).with_context(|| format!("{}", path.display()))
+}
+
+/// The board from --board, --board-file, or a stones file named like `8x8_1.txt`.
+fn read_board(
+    choice: &BoardChoice,
+    named_after: Option<&Path>,
+    colors: Option<tiling::Color>,
+) -> Result<tiling::Board> {
+    if let Some(path) = &choice.board_file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        return tiling::Board::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+    }
+    let size = match (choice.board, named_after) {
+        (Some(size), _) => size,
+        (None, Some(path)) => path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.split('_').next())
+            .and_then(|n| battleship::parse_size(n).ok())
+            .with_context(|| {
+                format!(
+                    "give --board WxH: the size is not in the name {}",
+                    path.display()
+                )
+            })?,
+        (None, None) => bail!("give --board WxH or --board-file FILE"),
+    };
+    tiling::Board::rectangle(size.0, size.1, colors).map_err(anyhow::Error::msg)
+}
+
+fn print_counts(board: &tiling::Board, pieces: &[tiling::Piece], json: bool) -> Result<ExitCode> {
+    let mut problem = match tiling::Tiling::new(board, pieces) {
+        Ok(problem) => problem,
+        Err(impossible) => {
+            // A board the pieces cannot cover is a puzzle without solution, not bad input.
+            eprintln!("puzzlebench: {impossible}");
+            return Ok(exit_code(1));
+        }
+    };
+    let counts = problem.count();
+    if json {
+        println!("{}", serde_json::to_string(&counts)?);
+    } else {
+        println!("labelled: {}", counts.labelled);
+        println!("tilings: {}", counts.tilings);
+        println!("up_to_symmetry: {}", counts.up_to_symmetry);
+    }
+    Ok(exit_code(u64::from(counts.labelled == 0)))
 }
 
 fn check_size(size: Option<usize>) -> Result<Option<usize>> {

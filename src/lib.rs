@@ -7,3 +7,4 @@ pub mod connect4;
 pub mod exact_cover;
 pub mod report;
 pub mod sudoku;
+pub mod tiling;

@@ -1,0 +1,170 @@
+//! Boards to tile: rectangles (coloured like a chessboard or not), or read from a file with
+//! holes; and the symmetries that map a board onto itself.
+
+use super::shapes::{Color, TRANSFORMS};
+
+/// A board: each cell a hole (`None`) or a cell to cover, with its colour if coloured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    cells: Vec<Option<Option<Color>>>,
+}
+
+impl Board {
+    /// A `width × height` rectangle; with `top_left`, coloured like a chessboard starting
+    /// from that colour.
+    pub fn rectangle(width: usize, height: usize, top_left: Option<Color>) -> Result<Self, String> {
+        if width == 0 || height == 0 || width * height > 4096 {
+            return Err(format!(
+                "a {width}x{height} board is not supported (1 to 4,096 cells)"
+            ));
+        }
+        let other = |c: Color| match c {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        };
+        let cells = (0..height)
+            .flat_map(|r| {
+                (0..width).map(move |c| {
+                    Some(top_left.map(|first| {
+                        if (r + c) % 2 == 0 {
+                            first
+                        } else {
+                            other(first)
+                        }
+                    }))
+                })
+            })
+            .collect();
+        Ok(Board {
+            width,
+            height,
+            cells,
+        })
+    }
+
+    /// Parses a board file: one row per line, `#` a cell to cover, `.` a hole, `B`/`W` a
+    /// coloured cell.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let rows: Vec<&str> = text
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        let mut cells = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            let mut count = 0;
+            for (c, ch) in row.chars().enumerate() {
+                cells.push(match ch {
+                    '#' => Some(None),
+                    'B' | 'b' => Some(Some(Color::Black)),
+                    'W' | 'w' => Some(Some(Color::White)),
+                    '.' | ' ' => None,
+                    other => {
+                        return Err(format!(
+                            "board line {}, column {}: {other:?} is not # (cell), . (hole), B or W",
+                            r + 1,
+                            c + 1
+                        ))
+                    }
+                });
+                count += 1;
+            }
+            cells.extend(std::iter::repeat_n(None, width - count));
+        }
+        if cells.iter().all(Option::is_none) {
+            return Err("the board has no cell to cover".into());
+        }
+        if cells.len() > 4096 {
+            return Err("the board has more than 4,096 cells".into());
+        }
+        Ok(Board {
+            width,
+            height: rows.len(),
+            cells,
+        })
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The cell at (`row`, `col`): `None` for a hole or outside the board, else its colour
+    /// if coloured.
+    pub fn cell(&self, row: i32, col: i32) -> Option<Option<Color>> {
+        if row < 0 || col < 0 || row as usize >= self.height || col as usize >= self.width {
+            return None;
+        }
+        self.cells[row as usize * self.width + col as usize]
+    }
+
+    /// Cells to cover.
+    pub fn cell_count(&self) -> usize {
+        self.cells.iter().filter(|c| c.is_some()).count()
+    }
+
+    /// For each symmetry of the board that keeps its cells and colours in place, the
+    /// permutation of cell indices (`row × width + col`) it makes. The identity comes first.
+    pub fn symmetries(&self) -> Vec<Vec<usize>> {
+        let (w, h) = (self.width as i32, self.height as i32);
+        let mut found = Vec::new();
+        for transform in TRANSFORMS {
+            // Where the board's corners go decides the shift back into place.
+            let corners = [(0, 0), (h - 1, w - 1)].map(|(r, c)| transform(r, c));
+            let top = corners[0].0.min(corners[1].0);
+            let left = corners[0].1.min(corners[1].1);
+            let mut permutation = Vec::with_capacity(self.cells.len());
+            let mut keeps = true;
+            for r in 0..h {
+                for c in 0..w {
+                    let (tr, tc) = transform(r, c);
+                    let (tr, tc) = (tr - top, tc - left);
+                    if tr >= h || tc >= w || self.cell(r, c) != self.cell(tr, tc) {
+                        keeps = false;
+                        break;
+                    }
+                    permutation.push((tr * w + tc) as usize);
+                }
+                if !keeps {
+                    break;
+                }
+            }
+            if keeps {
+                found.push(permutation);
+            }
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_of_rectangles_squares_and_chessboards() {
+        assert_eq!(Board::rectangle(10, 6, None).unwrap().symmetries().len(), 4);
+        assert_eq!(Board::rectangle(8, 8, None).unwrap().symmetries().len(), 8);
+        // A chessboard with a black top-left corner keeps its colours under the symmetries
+        // that fix that corner's colour: 4 of the 8.
+        assert_eq!(
+            Board::rectangle(8, 8, Some(Color::Black))
+                .unwrap()
+                .symmetries()
+                .len(),
+            4
+        );
+        let holed = Board::parse("####\n#..#\n####\n").unwrap();
+        assert_eq!(holed.cell_count(), 10);
+        assert_eq!(holed.symmetries().len(), 4);
+        assert!(Board::parse("#x#").is_err());
+    }
+}

@@ -1,0 +1,21 @@
+//! Tiling boards with pieces — polyominoes, and the checkerboard (draught-board) puzzle's
+//! coloured stones — as exact cover on the shared dancing-links engine, counting every
+//! solution three ways.
+//!
+//! ```
+//! use puzzlebench::tiling::{pentominoes, Board, Tiling};
+//!
+//! let board = Board::rectangle(20, 3, None).unwrap();
+//! let counts = Tiling::new(&board, &pentominoes()).unwrap().count();
+//! assert_eq!((counts.labelled, counts.up_to_symmetry), (8, 2));
+//! ```
+
+mod board;
+mod count;
+mod shapes;
+
+pub use board::Board;
+pub use count::{Counts, Placement, Tiling, TilingError};
+pub use shapes::{
+    parse_pieces, pentominoes, Color, Piece, PieceCell, PiecesError, Transform, TRANSFORMS,
+};

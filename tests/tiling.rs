@@ -1,0 +1,290 @@
+//! Tilings: known pentomino counts, and every checkerboard stones file's three counts
+//! checked against a brute-force search written here without the engine.
+
+mod common;
+
+use std::collections::HashSet;
+
+use common::{corpora, run};
+use puzzlebench::tiling::{parse_pieces, pentominoes, Board, Color, Counts, Piece, Tiling};
+
+fn counts(board: &Board, pieces: &[Piece]) -> Counts {
+    Tiling::new(board, pieces).unwrap().count()
+}
+
+#[test]
+fn pentomino_rectangles_and_the_holed_square() {
+    let rectangle = |w, h| counts(&Board::rectangle(w, h, None).unwrap(), &pentominoes());
+    let c = rectangle(10, 6);
+    assert_eq!(
+        (c.labelled, c.tilings, c.up_to_symmetry),
+        (9356, 9356, 2339)
+    );
+    assert_eq!(rectangle(12, 5).up_to_symmetry, 1010);
+    assert_eq!(rectangle(15, 4).up_to_symmetry, 368);
+    assert_eq!(rectangle(20, 3).up_to_symmetry, 2);
+    let holed = Board::parse(
+        "########\n########\n########\n###..###\n###..###\n########\n########\n########\n",
+    )
+    .unwrap();
+    assert_eq!(counts(&holed, &pentominoes()).up_to_symmetry, 65);
+}
+
+/// A cell of the brute-force search's board: hole, or a cell of a colour (or none).
+type Cell = Option<Option<Color>>;
+/// A piece's cells in one orientation.
+type Shape = Vec<((i32, i32), Option<Color>)>;
+/// A symmetry of a `height × width` board: (row, col, height, width) to (row, col).
+type BoardMap = fn(i32, i32, i32, i32) -> (i32, i32);
+
+/// Every orientation of a piece, made here by rotating and mirroring directly.
+fn orientations(piece: &Piece) -> Vec<Shape> {
+    let mut shapes = Vec::new();
+    let mut shape = piece.cells.clone();
+    for mirror in 0..2 {
+        for _ in 0..4 {
+            shape = shape.iter().map(|&((r, c), k)| ((c, -r), k)).collect();
+            let top = shape.iter().map(|x| x.0 .0).min().unwrap();
+            let left = shape.iter().map(|x| x.0 .1).min().unwrap();
+            let mut normal: Vec<_> = shape
+                .iter()
+                .map(|&((r, c), k)| ((r - top, c - left), k))
+                .collect();
+            normal.sort();
+            if !shapes.contains(&normal) {
+                shapes.push(normal);
+            }
+        }
+        if mirror == 0 {
+            shape = shape.iter().map(|&((r, c), k)| ((r, -c), k)).collect();
+        }
+    }
+    shapes
+}
+
+/// Brute force: fill the first empty cell in row-major order with each unused piece in each
+/// orientation whose first cell lands there. Returns every solution as the grid of piece
+/// indices.
+fn brute_force(width: usize, height: usize, board: &[Cell], pieces: &[Piece]) -> Vec<Vec<usize>> {
+    let shapes: Vec<_> = pieces.iter().map(orientations).collect();
+    let mut grid = vec![usize::MAX; width * height];
+    let mut used = vec![false; pieces.len()];
+    let mut solutions = Vec::new();
+    fn go(
+        width: usize,
+        height: usize,
+        board: &[Cell],
+        shapes: &[Vec<Shape>],
+        grid: &mut Vec<usize>,
+        used: &mut Vec<bool>,
+        solutions: &mut Vec<Vec<usize>>,
+    ) {
+        let Some(first) =
+            (0..width * height).find(|&i| board[i].is_some() && grid[i] == usize::MAX)
+        else {
+            solutions.push(grid.clone());
+            return;
+        };
+        let (r0, c0) = ((first / width) as i32, (first % width) as i32);
+        for piece in 0..shapes.len() {
+            if used[piece] {
+                continue;
+            }
+            for shape in &shapes[piece] {
+                let ((ar, ac), _) = shape[0];
+                let cells: Option<Vec<usize>> = shape
+                    .iter()
+                    .map(|&((r, c), color)| {
+                        let (r, c) = (r0 + r - ar, c0 + c - ac);
+                        if r < 0 || c < 0 || r as usize >= height || c as usize >= width {
+                            return None;
+                        }
+                        let i = r as usize * width + c as usize;
+                        match board[i] {
+                            Some(cell)
+                                if grid[i] == usize::MAX && (color.is_none() || cell == color) =>
+                            {
+                                Some(i)
+                            }
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                if let Some(cells) = cells {
+                    cells.iter().for_each(|&i| grid[i] = piece);
+                    used[piece] = true;
+                    go(width, height, board, shapes, grid, used, solutions);
+                    used[piece] = false;
+                    cells.iter().for_each(|&i| grid[i] = usize::MAX);
+                }
+            }
+        }
+    }
+    go(
+        width,
+        height,
+        board,
+        &shapes,
+        &mut grid,
+        &mut used,
+        &mut solutions,
+    );
+    solutions
+}
+
+/// The three counts from brute-force solutions: identical pieces (same canonical shape and
+/// colours) are merged; symmetries are the square's eight that keep the board's cells.
+fn three_counts(
+    width: usize,
+    height: usize,
+    board: &[Cell],
+    pieces: &[Piece],
+    solutions: &[Vec<usize>],
+) -> (u64, u64, u64) {
+    let canonical: Vec<_> = pieces
+        .iter()
+        .map(|p| orientations(p).into_iter().min().unwrap())
+        .collect();
+    let class: Vec<usize> = (0..pieces.len())
+        .map(|i| (0..=i).find(|&j| canonical[j] == canonical[i]).unwrap())
+        .collect();
+    let (w, h) = (width as i32, height as i32);
+    let maps: [BoardMap; 8] = [
+        |r, c, _, _| (r, c),
+        |r, c, h, _| (h - 1 - r, c),
+        |r, c, _, w| (r, w - 1 - c),
+        |r, c, h, w| (h - 1 - r, w - 1 - c),
+        |r, c, _, _| (c, r),
+        |r, c, h, w| (w - 1 - c, h - 1 - r),
+        |r, c, h, _| (c, h - 1 - r),
+        |r, c, _, w| (w - 1 - c, r),
+    ];
+    let symmetries: Vec<Vec<usize>> = maps
+        .iter()
+        .filter_map(|map| {
+            let mut perm = Vec::new();
+            for r in 0..h {
+                for c in 0..w {
+                    let (tr, tc) = map(r, c, h, w);
+                    if tr < 0 || tc < 0 || tr >= h || tc >= w {
+                        return None;
+                    }
+                    let (i, j) = ((r * w + c) as usize, (tr * w + tc) as usize);
+                    if board[i] != board[j] {
+                        return None;
+                    }
+                    perm.push(j);
+                }
+            }
+            Some(perm)
+        })
+        .collect();
+    // A tiling as, per cell, (class of its piece, the piece's smallest cell).
+    let signature = |grid: &[usize], perm: &[usize]| {
+        let mut out = vec![(usize::MAX, usize::MAX); grid.len()];
+        for piece in 0..pieces.len() {
+            let cells: Vec<usize> = (0..grid.len())
+                .filter(|&i| grid[i] == piece)
+                .map(|i| perm[i])
+                .collect();
+            let first = *cells.iter().min().unwrap();
+            for cell in cells {
+                out[cell] = (class[piece], first);
+            }
+        }
+        out
+    };
+    let identity: Vec<usize> = (0..grid_len(width, height)).collect();
+    let tilings: HashSet<_> = solutions.iter().map(|g| signature(g, &identity)).collect();
+    let orbits: HashSet<_> = solutions
+        .iter()
+        .map(|g| symmetries.iter().map(|p| signature(g, p)).min().unwrap())
+        .collect();
+    (
+        solutions.len() as u64,
+        tilings.len() as u64,
+        orbits.len() as u64,
+    )
+}
+
+fn grid_len(width: usize, height: usize) -> usize {
+    width * height
+}
+
+#[test]
+fn checkerboard_counts_agree_with_brute_force_on_every_shared_file() {
+    let Some(corpora) = corpora("checkerboard_counts_agree_with_brute_force_on_every_shared_file")
+    else {
+        return;
+    };
+    let dir = corpora.join("checkerboard");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 7);
+    for path in files {
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let pieces = parse_pieces(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (w, h) = name.split('_').next().unwrap().split_once('x').unwrap();
+        let (width, height) = (w.parse().unwrap(), h.parse().unwrap());
+        let board = Board::rectangle(width, height, Some(Color::Black)).unwrap();
+        let cells: Vec<Cell> = (0..height as i32)
+            .flat_map(|r| (0..width as i32).map(move |c| (r, c)))
+            .map(|(r, c)| board.cell(r, c))
+            .collect();
+        let solutions = brute_force(width, height, &cells, &pieces);
+        let expected = three_counts(width, height, &cells, &pieces, &solutions);
+        let ours = counts(&board, &pieces);
+        assert_eq!(
+            (ours.labelled, ours.tilings, ours.up_to_symmetry),
+            expected,
+            "{name}"
+        );
+        assert!(ours.labelled > 0, "{name}");
+    }
+}
+
+#[test]
+fn cli_counts_and_clear_errors() {
+    let output = run(&["tiling", "count", "--board", "20x3", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap().trim(),
+        r#"{"labelled":8,"tilings":8,"up_to_symmetry":2}"#
+    );
+    // An impossible board is a puzzle with no solution: exit code 1, with the reason.
+    let output = run(&["tiling", "count", "--board", "10x5"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap().trim(),
+        "puzzlebench: the pieces cover 60 cells, the board has 50"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("4x4_bad.txt");
+    std::fs::write(&bad, "B,W\nB\n===\n").unwrap();
+    let output = run(&["checkerboard", "count", bad.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8(output.stderr)
+        .unwrap()
+        .contains("stone 1, line 2: 1 cells, the stone's first row has 2"));
+    // Two one-colour dominoes on a 2×2 chessboard: a B,B stone fits nowhere.
+    let stones = dir.path().join("2x2_1.txt");
+    std::fs::write(&stones, "B,B\n===\nW,W\n===\n").unwrap();
+    let output = run(&["checkerboard", "count", stones.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap().trim(),
+        "puzzlebench: piece 1 has no legal placement on this board"
+    );
+    // Colour counts that cannot match.
+    let stones = dir.path().join("2x2_2.txt");
+    std::fs::write(&stones, "B\n===\nB\n===\nB,W\n===\n").unwrap();
+    let output = run(&["checkerboard", "count", stones.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap().trim(),
+        "puzzlebench: the pieces have 3 black and 1 white cells, the board 2 and 2"
+    );
+}
