@@ -182,14 +182,14 @@ fn three_counts(
     // A tiling as, per cell, (class of its piece, the piece's smallest cell).
     let signature = |grid: &[usize], perm: &[usize]| {
         let mut out = vec![(usize::MAX, usize::MAX); grid.len()];
-        for piece in 0..pieces.len() {
+        for (piece, &piece_class) in class.iter().enumerate() {
             let cells: Vec<usize> = (0..grid.len())
                 .filter(|&i| grid[i] == piece)
                 .map(|i| perm[i])
                 .collect();
             let first = *cells.iter().min().unwrap();
             for cell in cells {
-                out[cell] = (class[piece], first);
+                out[cell] = (piece_class, first);
             }
         }
         out
