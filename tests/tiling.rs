@@ -288,3 +288,64 @@ fn cli_counts_and_clear_errors() {
         "puzzlebench: the pieces have 3 black and 1 white cells, the board 2 and 2"
     );
 }
+
+#[test]
+fn every_printed_solution_is_a_legal_cover() {
+    let Some(corpora) = corpora("every_printed_solution_is_a_legal_cover") else {
+        return;
+    };
+    for name in ["4x4_2.txt", "5x5_1.txt", "8x8_1.txt"] {
+        let path = corpora.join("checkerboard").join(name);
+        let pieces = parse_pieces(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let side: usize = name[..1].parse().unwrap();
+        let board = Board::rectangle(side, side, Some(Color::Black)).unwrap();
+        let output = run(&[
+            "checkerboard",
+            "solve",
+            path.to_str().unwrap(),
+            "--output-format",
+            "jsonl",
+        ]);
+        assert_eq!(output.status.code(), Some(0));
+        let text = String::from_utf8(output.stdout).unwrap();
+        let solutions: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(
+            solutions.len() as u64,
+            counts(&board, &pieces).labelled,
+            "{name}"
+        );
+        for solution in &solutions {
+            let mut covered = vec![0; side * side];
+            for placement in solution["placements"].as_array().unwrap() {
+                let stone = placement["stone"].as_u64().unwrap() as usize - 1;
+                let mut cells: Vec<(i32, i32)> = placement["cells"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| (c[0].as_i64().unwrap() as i32, c[1].as_i64().unwrap() as i32))
+                    .collect();
+                cells.sort();
+                for &(r, c) in &cells {
+                    covered[r as usize * side + c as usize] += 1;
+                }
+                // The cells, with the board's colours, are one orientation of the stone.
+                let top = cells.iter().map(|x| x.0).min().unwrap();
+                let left = cells.iter().map(|x| x.1).min().unwrap();
+                let mut placed: Vec<((i32, i32), Option<Color>)> = cells
+                    .iter()
+                    .map(|&(r, c)| ((r - top, c - left), board.cell(r, c).unwrap()))
+                    .collect();
+                placed.sort();
+                assert!(
+                    orientations(&pieces[stone]).contains(&placed),
+                    "{name}: stone {} misplaced",
+                    stone + 1
+                );
+            }
+            assert!(covered.iter().all(|&n| n == 1), "{name}: every cell once");
+        }
+    }
+}

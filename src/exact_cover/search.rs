@@ -242,6 +242,24 @@ impl Dlx {
         }
     }
 
+    /// The options the search would branch on first, given the selected options: those of
+    /// the uncovered primary item with the fewest. Selecting each in turn (on clones) splits
+    /// the search into independent subproblems whose solutions together are this one's.
+    /// Empty when every primary item is covered.
+    pub fn branches(&mut self) -> Vec<usize> {
+        if self.uncovered == 0 {
+            return Vec::new();
+        }
+        let (item, _) = self.choose_item();
+        let mut options = Vec::new();
+        let mut p = self.nodes[item].down as usize;
+        while p != item {
+            options.push(self.node_option[p] as usize);
+            p = self.nodes[p].down as usize;
+        }
+        options
+    }
+
     /// Counts solutions, stopping once `limit` have been found.
     pub fn count_solutions(&mut self, limit: u64) -> SearchStats {
         if limit == 0 {

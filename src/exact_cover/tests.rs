@@ -229,3 +229,19 @@ fn restoring_from_a_pristine_clone_undoes_a_selection() {
     dlx.select(5).unwrap();
     assert_eq!(dlx.count_solutions(u64::MAX).solutions, 72);
 }
+
+#[test]
+fn branches_split_the_search_into_disjoint_parts() {
+    let mut dlx = queens(8);
+    let branches = dlx.branches();
+    assert_eq!(branches.len(), 8, "a rank has 8 squares");
+    let total: u64 = branches
+        .iter()
+        .map(|&option| {
+            let mut part = dlx.clone();
+            part.select(option).unwrap();
+            part.count_solutions(u64::MAX).solutions
+        })
+        .sum();
+    assert_eq!(total, 92);
+}

@@ -186,21 +186,86 @@ impl Tiling {
         self.dlx.search(|options| visit(options));
     }
 
-    /// Counts every solution three ways.
-    pub fn count(&mut self) -> Counts {
-        let mut labelled = 0;
-        let mut tilings = HashSet::new();
-        let mut orbits = HashSet::new();
+    /// Counts every solution three ways, on the calling thread.
+    pub fn count(&self) -> Counts {
+        let mut tally = Tally::default();
+        let mut dlx = self.dlx.clone();
+        self.count_part(&mut dlx, &[], &mut tally);
+        tally.counts()
+    }
+
+    /// Counts every solution three ways on `pool`: the search tree is split at its first
+    /// two levels into independent subproblems. `on_part(done, total)` is called as parts
+    /// finish, with the labelled solutions found so far. The counts do not depend on the
+    /// number of threads.
+    pub fn count_parallel<P>(&self, pool: &rayon::ThreadPool, on_part: P) -> Counts
+    where
+        P: Fn(usize, usize, u64) + Sync,
+    {
+        use rayon::prelude::*;
+        use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+        let mut root = self.dlx.clone();
+        let mut parts: Vec<Vec<usize>> = Vec::new();
+        for first in root.branches() {
+            let mut below = root.clone();
+            if below.select(first).is_err() {
+                continue;
+            }
+            let seconds = below.branches();
+            if seconds.is_empty() {
+                parts.push(vec![first]);
+            }
+            parts.extend(seconds.into_iter().map(|second| vec![first, second]));
+        }
+        let total = parts.len();
+        let done = AtomicUsize::new(0);
+        let found = AtomicU64::new(0);
+        let tally = pool.install(|| {
+            parts
+                .par_iter()
+                .fold(
+                    || (self.dlx.clone(), Tally::default()),
+                    |(mut dlx, mut tally), part| {
+                        let before = tally.labelled;
+                        self.count_part(&mut dlx, part, &mut tally);
+                        let found = found.fetch_add(tally.labelled - before, Ordering::Relaxed)
+                            + tally.labelled
+                            - before;
+                        on_part(done.fetch_add(1, Ordering::Relaxed) + 1, total, found);
+                        (dlx, tally)
+                    },
+                )
+                .map(|(_, tally)| tally)
+                .reduce(Tally::default, Tally::merge)
+        });
+        if total == 0 {
+            // No branch at all: the problem is solved (or refuted) at the root.
+            return self.count();
+        }
+        tally.counts()
+    }
+
+    /// Adds to `tally` the solutions that use the options `selection`, searched in `dlx`
+    /// (a clone of this problem's, left as it was found).
+    fn count_part(&self, dlx: &mut Dlx, selection: &[usize], tally: &mut Tally) {
+        if selection.iter().any(|&option| dlx.select(option).is_err()) {
+            dlx.clear_selection();
+            return;
+        }
         let placements = &self.placements;
         let class = &self.class;
         let symmetries = &self.symmetries;
         let cells = symmetries.first().map_or(0, Vec::len);
-        self.dlx.search(|options| {
-            labelled += 1;
+        let mut used = Vec::new();
+        dlx.search(|options| {
+            tally.labelled += 1;
+            used.clear();
+            used.extend_from_slice(selection);
+            used.extend_from_slice(options);
             let label = |permutation: &[usize]| {
                 // Each cell: its piece's class and the smallest (moved) cell of its piece.
                 let mut grid = vec![u32::MAX; cells];
-                for &option in options {
+                for &option in &used {
                     let placement = &placements[option];
                     let first = placement
                         .cells
@@ -216,19 +281,42 @@ impl Tiling {
                 grid
             };
             let own = label(&symmetries[0]);
-            if tilings.insert(own.clone()) {
+            if !tally.tilings.contains(&own) {
                 let smallest = symmetries[1..]
                     .iter()
                     .map(|p| label(p))
-                    .fold(own, |a, b| a.min(b));
-                orbits.insert(smallest);
+                    .fold(own.clone(), |a, b| a.min(b));
+                tally.orbits.insert(smallest);
+                tally.tilings.insert(own);
             }
             ControlFlow::Continue(())
         });
+        dlx.clear_selection();
+    }
+}
+
+/// Solutions counted so far: the labelled count, and the distinct tilings and symmetry
+/// classes seen (each as its canonical cell labels).
+#[derive(Default)]
+struct Tally {
+    labelled: u64,
+    tilings: HashSet<Vec<u32>>,
+    orbits: HashSet<Vec<u32>>,
+}
+
+impl Tally {
+    fn merge(mut self, other: Tally) -> Tally {
+        self.labelled += other.labelled;
+        self.tilings.extend(other.tilings);
+        self.orbits.extend(other.orbits);
+        self
+    }
+
+    fn counts(&self) -> Counts {
         Counts {
-            labelled,
-            tilings: tilings.len() as u64,
-            up_to_symmetry: orbits.len() as u64,
+            labelled: self.labelled,
+            tilings: self.tilings.len() as u64,
+            up_to_symmetry: self.orbits.len() as u64,
         }
     }
 }
