@@ -349,3 +349,25 @@ fn every_printed_solution_is_a_legal_cover() {
         }
     }
 }
+
+#[test]
+fn thread_counts_do_not_change_the_counts() {
+    let board = Board::rectangle(15, 4, None).unwrap();
+    let tiling = Tiling::new(&board, &pentominoes()).unwrap();
+    let single = tiling.count();
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let parts = std::sync::Mutex::new(Vec::new());
+        let parallel = tiling.count_parallel(&pool, |done, total, _| {
+            parts.lock().unwrap().push((done, total))
+        });
+        assert_eq!(parallel, single, "{threads} threads");
+        let parts = parts.into_inner().unwrap();
+        let total = parts[0].1;
+        assert!(total > 1);
+        assert_eq!(parts.iter().map(|p| p.0).max(), Some(total));
+    }
+}
