@@ -81,6 +81,10 @@ struct BoardChoice {
     /// Show a progress bar even when standard error is not a terminal.
     #[arg(long)]
     progress: bool,
+    /// Count only up to symmetry, faster: one piece is kept to the placements that are
+    /// the smallest of their symmetric images (labelled and tilings are then not counted).
+    #[arg(long)]
+    break_symmetry: bool,
 }
 
 #[derive(Debug, Args)]
@@ -911,7 +915,12 @@ fn print_counts(
     pieces: &[tiling::Piece],
     choice: &BoardChoice,
 ) -> Result<ExitCode> {
-    let problem = match tiling::Tiling::new(board, pieces) {
+    let built = if choice.break_symmetry {
+        tiling::Tiling::with_symmetry_broken(board, pieces)
+    } else {
+        tiling::Tiling::new(board, pieces)
+    };
+    let problem = match built {
         Ok(problem) => problem,
         Err(impossible) => {
             // A board the pieces cannot cover is a puzzle without solution, not bad input.
@@ -942,7 +951,21 @@ fn print_counts(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if choice.json {
+    if choice.break_symmetry {
+        if choice.json {
+            let json = serde_json::json!({
+                "up_to_symmetry": counts.up_to_symmetry,
+                "searched": counts.labelled,
+            });
+            println!("{json}");
+        } else {
+            println!("up_to_symmetry: {}", counts.up_to_symmetry);
+            println!(
+                "(symmetry broken: {} solutions searched; labelled and tilings not counted)",
+                counts.labelled
+            );
+        }
+    } else if choice.json {
         println!("{}", serde_json::to_string(&counts)?);
     } else {
         println!("labelled: {}", counts.labelled);

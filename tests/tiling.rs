@@ -371,3 +371,32 @@ fn thread_counts_do_not_change_the_counts() {
         assert_eq!(parts.iter().map(|p| p.0).max(), Some(total));
     }
 }
+
+#[test]
+fn breaking_symmetry_keeps_the_count_up_to_symmetry() {
+    let holed = Board::parse(
+        "########\n########\n########\n###..###\n###..###\n########\n########\n########\n",
+    )
+    .unwrap();
+    for (board, expected) in [
+        (Board::rectangle(20, 3, None).unwrap(), 2),
+        (Board::rectangle(15, 4, None).unwrap(), 368),
+        (holed, 65),
+    ] {
+        let broken = Tiling::with_symmetry_broken(&board, &pentominoes())
+            .unwrap()
+            .count();
+        assert_eq!(broken.up_to_symmetry, expected);
+        assert!(broken.labelled < counts(&board, &pentominoes()).labelled);
+    }
+    let Some(corpora) = corpora("breaking_symmetry_keeps_the_count_up_to_symmetry") else {
+        return;
+    };
+    let path = corpora.join("checkerboard/8x8_1.txt");
+    let pieces = parse_pieces(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let board = Board::rectangle(8, 8, Some(Color::Black)).unwrap();
+    let broken = Tiling::with_symmetry_broken(&board, &pieces)
+        .unwrap()
+        .count();
+    assert_eq!(broken.up_to_symmetry, 26);
+}

@@ -78,6 +78,20 @@ impl Tiling {
     /// per placement (every distinct orientation at every position where its cells lie on
     /// board cells of matching colours).
     pub fn new(board: &Board, pieces: &[Piece]) -> Result<Self, TilingError> {
+        Self::build(board, pieces, false)
+    }
+
+    /// The same problem with the board's symmetries broken: one piece that has no twin
+    /// keeps only the placements that are the smallest of their images under the board's
+    /// symmetries (for the pentominoes on 6×10, the X in one quadrant). Every tiling then
+    /// still has a symmetric image among the solutions, so [`count`](Self::count)'s
+    /// `up_to_symmetry` is exact; `labelled` and `tilings` count only the solutions
+    /// searched.
+    pub fn with_symmetry_broken(board: &Board, pieces: &[Piece]) -> Result<Self, TilingError> {
+        Self::build(board, pieces, true)
+    }
+
+    fn build(board: &Board, pieces: &[Piece], break_symmetry: bool) -> Result<Self, TilingError> {
         let piece_cells: usize = pieces.iter().map(|p| p.cells.len()).sum();
         if piece_cells != board.cell_count() {
             return Err(TilingError::CellCount {
@@ -151,6 +165,35 @@ impl Tiling {
                 return Err(TilingError::NoPlacement(piece.name.clone()));
             }
         }
+        let canonical: Vec<_> = pieces.iter().map(Piece::canonical).collect();
+        let class: Vec<usize> = (0..pieces.len())
+            .map(|i| (0..=i).find(|&j| canonical[j] == canonical[i]).unwrap_or(i))
+            .collect();
+        let symmetries = board.symmetries();
+        if break_symmetry && symmetries.len() > 1 {
+            let smallest_of_images = |placement: &Placement| {
+                let mut own = placement.cells.clone();
+                own.sort_unstable();
+                symmetries[1..].iter().all(|permutation| {
+                    let mut image: Vec<usize> = own.iter().map(|&c| permutation[c]).collect();
+                    image.sort_unstable();
+                    own <= image
+                })
+            };
+            // The piece without a twin that keeps the fewest placements.
+            let twins = |piece: usize| class.iter().filter(|&&c| c == class[piece]).count();
+            let chosen = (0..pieces.len())
+                .filter(|&p| twins(p) == 1)
+                .min_by_key(|&p| {
+                    placements
+                        .iter()
+                        .filter(|pl| pl.piece == p && smallest_of_images(pl))
+                        .count()
+                });
+            if let Some(chosen) = chosen {
+                placements.retain(|pl| pl.piece != chosen || smallest_of_images(pl));
+            }
+        }
         let mut builder = DlxBuilder::new(items, 0);
         let mut option = Vec::new();
         for placement in &placements {
@@ -161,14 +204,10 @@ impl Tiling {
                 .add_option(&option)
                 .expect("a placement covers distinct board cells");
         }
-        let canonical: Vec<_> = pieces.iter().map(Piece::canonical).collect();
-        let class = (0..pieces.len())
-            .map(|i| (0..=i).find(|&j| canonical[j] == canonical[i]).unwrap_or(i))
-            .collect();
         Ok(Tiling {
             placements,
             class,
-            symmetries: board.symmetries(),
+            symmetries,
             dlx: builder.build(),
         })
     }
