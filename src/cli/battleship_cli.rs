@@ -1,0 +1,162 @@
+//! `puzzlebench battleship …`: validate and generate fields.
+
+use super::*;
+
+#[derive(Debug, Subcommand)]
+pub(super) enum BattleshipCommand {
+    /// Decide for every field whether it holds the fleet, with the reason when it does not.
+    ///
+    /// Statuses: valid, invalid (with a reason: wrong number of ship cells, no way to split
+    /// the cells into the fleet, a group that is not straight, ships touching at a corner,
+    /// the wrong ships), error (not a field: says what and where). Exit code 0 if all are
+    /// valid, 1 otherwise, 2 if the run could not proceed.
+    Validate(BattleshipValidateArgs),
+    /// Print random fields, reproducibly from a seed, some of them broken on purpose.
+    Generate(BattleshipGenerateArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum RulesArg {
+    /// Ships may touch by edge or corner (the seed article's rules).
+    Touching,
+    /// No two ships touch, not even at a corner (the classic game).
+    Separated,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum FieldFormatArg {
+    /// Decide per record: a JSON list if it starts with `[`, else a line.
+    Auto,
+    /// One field per line: all cells in row-major order (square, or with --size), or the
+    /// rows separated by spaces. `1`, `x`, `#` are ship cells; `0`, `.` water.
+    Line,
+    /// A JSON (or Python) list of lists of 0 and 1 on one line.
+    Json,
+    /// One row per line, fields separated by blank lines.
+    Blocks,
+}
+
+/// Rules and fleet, shared by validation and generation.
+#[derive(Debug, Args)]
+pub(super) struct FleetArgs {
+    /// Whether ships may touch.
+    #[arg(long, value_enum, default_value_t = RulesArg::Touching)]
+    rules: RulesArg,
+    /// Ship lengths, separated by commas.
+    #[arg(long, default_value = "4,3,3,2,2,2,1,1,1,1", value_parser = parse_fleet)]
+    fleet: battleship::Fleet,
+}
+
+pub(super) fn parse_fleet(text: &str) -> Result<battleship::Fleet, String> {
+    battleship::Fleet::parse(text).map_err(|e| e.to_string())
+}
+
+#[derive(Debug, Args)]
+pub(super) struct BattleshipValidateArgs {
+    #[command(flatten)]
+    fleet: FleetArgs,
+    /// Field size WIDTHxHEIGHT (default: from each record; a single line of cells must then
+    /// be square).
+    #[arg(long, value_name = "WxH", value_parser = parse_field_size)]
+    size: Option<(usize, usize)>,
+    /// How fields are written.
+    #[arg(long, value_enum, default_value_t = FieldFormatArg::Auto)]
+    format: FieldFormatArg,
+    /// Also count the distinct ways to read each field as the fleet.
+    #[arg(long)]
+    count: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct BattleshipGenerateArgs {
+    /// Number of fields.
+    #[arg(long, default_value_t = 1000)]
+    count: usize,
+    /// Random seed: the same seed gives the same fields.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    fleet: FleetArgs,
+    /// Field size WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = parse_field_size)]
+    size: (usize, usize),
+    /// Share of fields broken on purpose: of those, half get one ship cell moved, four in
+    /// ten one cell flipped, one in ten a character that is not a cell.
+    #[arg(long, default_value_t = 0.0)]
+    faults: f64,
+    /// Write the fields to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+pub(super) fn validate_battleship(args: BattleshipValidateArgs) -> Result<ExitCode> {
+    let (format, input_format) = match args.format {
+        FieldFormatArg::Auto => (battleship::FieldFormat::Auto, InputFormat::Lines),
+        FieldFormatArg::Line => (battleship::FieldFormat::Line, InputFormat::Lines),
+        FieldFormatArg::Json => (battleship::FieldFormat::Json, InputFormat::Lines),
+        FieldFormatArg::Blocks => (battleship::FieldFormat::Blocks, InputFormat::Blocks),
+    };
+    let inputs = input_specs(&args.run.files, Some(input_format))?;
+    let job = battleship::ValidateJob {
+        rules: args.fleet.rules.into(),
+        fleet: args.fleet.fleet,
+        size: args.size,
+        format,
+        count: args.count,
+    };
+    run_job(&job, "battleship validate", &inputs, &args.run)
+}
+
+pub(super) fn generate_battleship(args: BattleshipGenerateArgs) -> Result<ExitCode> {
+    use rand::{Rng, SeedableRng};
+    if !(0.0..=1.0).contains(&args.faults) {
+        bail!("--faults is a share between 0 and 1, not {}", args.faults);
+    }
+    let (width, height) = args.size;
+    let rules = args.fleet.rules.into();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(io::BufWriter::new(
+            File::create(path)
+                .with_context(|| format!("cannot create output file {}", path.display()))?,
+        )),
+        None => Box::new(io::BufWriter::new(io::stdout())),
+    };
+    for _ in 0..args.count {
+        let Some(mut field) =
+            battleship::generate::random_fleet(width, height, &args.fleet.fleet, rules, &mut rng)
+        else {
+            bail!(
+                "the fleet {} does not fit on a {width}x{height} field",
+                args.fleet.fleet
+            );
+        };
+        let mut garbled = false;
+        if rng.gen_bool(args.faults) {
+            match rng.gen_range(0..10) {
+                0 => garbled = true,
+                1..=5 => battleship::generate::move_random_cell(&mut field, &mut rng),
+                _ => battleship::generate::flip_random_cell(&mut field, &mut rng),
+            }
+        }
+        let mut line = field.to_line();
+        if garbled {
+            let at = rng.gen_range(0..line.len());
+            line.replace_range(at..at + 1, "?");
+        }
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl From<RulesArg> for battleship::Rules {
+    fn from(arg: RulesArg) -> Self {
+        match arg {
+            RulesArg::Touching => battleship::Rules::Touching,
+            RulesArg::Separated => battleship::Rules::Separated,
+        }
+    }
+}

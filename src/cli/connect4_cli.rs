@@ -1,0 +1,147 @@
+//! `puzzlebench connect4 …`: validate and generate game logs.
+
+use super::*;
+
+#[derive(Debug, Subcommand)]
+pub(super) enum Connect4Command {
+    /// Replay every game and say who won, at which move and with which line, or why not.
+    ///
+    /// Statuses: win, draw, unfinished, invalid (the first move that cannot be played:
+    /// column outside the board, full column, same colour twice, a move after the end),
+    /// error (the line cannot be read: says which token or character and where). Exit code
+    /// 0 if no game is invalid or an error, 1 otherwise, 2 if the run could not proceed.
+    Validate(Connect4ValidateArgs),
+    /// Print random games played to their end, reproducibly from a seed, some broken on
+    /// purpose.
+    Generate(Connect4GenerateArgs),
+}
+
+/// The board's size.
+#[derive(Debug, Args)]
+pub(super) struct BoardArgs {
+    /// Columns (4 to 16; width × (height + 1) at most 128).
+    #[arg(long, default_value_t = 7)]
+    width: usize,
+    /// Rows (4 to 16).
+    #[arg(long, default_value_t = 6)]
+    height: usize,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum NotationArg {
+    /// Colours if a token has an underscore, digits otherwise.
+    Auto,
+    /// Column numbers: `4453`, or `10,11,3` (separated by commas or spaces) for boards
+    /// wider than 9.
+    Digits,
+    /// `F_Yellow, A_Red, …` (column letter, underscore, colour), optionally as a JSON list.
+    Colors,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum AfterEndArg {
+    /// A move after the game ended makes it invalid.
+    Error,
+    /// The first four decides; later moves are ignored and counted in `trailing`.
+    Ignore,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct Connect4ValidateArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// How moves are written.
+    #[arg(long, value_enum, default_value_t = NotationArg::Auto)]
+    notation: NotationArg,
+    /// What moves after the end of the game mean.
+    #[arg(long, value_enum, default_value_t = AfterEndArg::Error)]
+    after_end: AfterEndArg,
+    /// CSV column holding the moves (default: the first); the other columns are carried
+    /// through to the results.
+    #[arg(long, value_name = "NAME")]
+    column: Option<String>,
+    /// Read inputs as this format (default: CSV for `.csv`/`.csv.gz`, else one per line).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum GameNotationArg {
+    /// Column numbers.
+    Digits,
+    /// `D_Yellow, C_Red, …`.
+    Colors,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct Connect4GenerateArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    count: usize,
+    /// Random seed: the same seed gives the same games.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    board: BoardArgs,
+    /// How to write the games.
+    #[arg(long, value_enum, default_value_t = GameNotationArg::Digits)]
+    notation: GameNotationArg,
+    /// Share of games broken on purpose: a move into a full column, the same colour twice,
+    /// a move after the end, an unreadable token, or a game cut short.
+    #[arg(long, default_value_t = 0.0)]
+    faults: f64,
+    /// Write the games to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> {
+    let fits_u64 =
+        connect4::board_fits(args.board.width, args.board.height).map_err(anyhow::Error::msg)?;
+    let inputs = input_specs(&args.run.files, args.format.map(FormatArg::input_format))?;
+    let job = connect4::ValidateJob {
+        width: args.board.width,
+        height: args.board.height,
+        fits_u64,
+        notation: match args.notation {
+            NotationArg::Auto => connect4::Notation::Auto,
+            NotationArg::Digits => connect4::Notation::Digits,
+            NotationArg::Colors => connect4::Notation::Colors,
+        },
+        after_end: match args.after_end {
+            AfterEndArg::Error => connect4::AfterEnd::Error,
+            AfterEndArg::Ignore => connect4::AfterEnd::Ignore,
+        },
+        column: args.column,
+    };
+    run_job(&job, "connect4 validate", &inputs, &args.run)
+}
+
+pub(super) fn generate_connect4(args: Connect4GenerateArgs) -> Result<ExitCode> {
+    use connect4::generate::{break_game, random_game, write_game, GameNotation, WriteFault};
+    use rand::{Rng, SeedableRng};
+    let (width, height) = (args.board.width, args.board.height);
+    connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
+    if !(0.0..=1.0).contains(&args.faults) {
+        bail!("--faults is a share between 0 and 1, not {}", args.faults);
+    }
+    let notation = match args.notation {
+        GameNotationArg::Digits => GameNotation::Digits,
+        GameNotationArg::Colors => GameNotation::Colors,
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let mut out = create_output(args.output.as_ref())?;
+    for _ in 0..args.count {
+        let mut moves = random_game(width, height, &mut rng);
+        let fault = if rng.gen_bool(args.faults) {
+            break_game(&mut moves, width, height, notation, &mut rng)
+        } else {
+            WriteFault::None
+        };
+        writeln!(out, "{}", write_game(&moves, width, notation, fault))?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

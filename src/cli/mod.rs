@@ -1,0 +1,218 @@
+//! The command line: argument definitions (their doc comments are the `--help` text) and
+//! the glue that runs a library job and reports on it.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use puzzlebench::batch::{
+    self, InputFormat, InputSpec, Job, NoProgress, Progress, RowSink, RunOptions, TerminalProgress,
+    Value,
+};
+use puzzlebench::battleship;
+use puzzlebench::connect4;
+use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
+use puzzlebench::sudoku::{self, Algorithm};
+use puzzlebench::tiling;
+
+mod battleship_cli;
+mod connect4_cli;
+mod sudoku_cli;
+mod tiling_cli;
+
+use battleship_cli::*;
+use connect4_cli::*;
+use sudoku_cli::*;
+use tiling_cli::*;
+
+/// Solve, validate and benchmark grid puzzles in bulk.
+#[derive(Debug, Parser)]
+#[command(name = "puzzlebench", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Sudoku of every size (4×4, 9×9, 16×16, 25×25): solve corpora, show and generate grids.
+    #[command(subcommand)]
+    Sudoku(SudokuCommand),
+    /// Battleship fields: validate fleets, ships touching or not; generate fields.
+    #[command(subcommand)]
+    Battleship(BattleshipCommand),
+    /// Connect Four: validate archives of game logs; generate games.
+    #[command(name = "connect4", subcommand)]
+    Connect4(Connect4Command),
+    /// Polyomino tilings of a board: count every solution three ways.
+    #[command(subcommand)]
+    Tiling(TilingCommand),
+    /// The checkerboard (draught-board) puzzle: put coloured stones back on a chessboard.
+    #[command(subcommand)]
+    Checkerboard(CheckerboardCommand),
+}
+
+fn parse_field_size(text: &str) -> Result<(usize, usize), String> {
+    battleship::parse_size(text).map_err(|e| e.to_string())
+}
+
+/// Inputs, outputs and reporting, common to every bulk command.
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// Input files; none or `-` reads standard input. `.gz` files are decompressed.
+    files: Vec<String>,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
+    threads: usize,
+    /// Write result rows to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Format of the result rows.
+    #[arg(long, value_enum, default_value_t = OutputFormatArg::Csv)]
+    output_format: OutputFormatArg,
+    /// Write summary.json, summary.csv, summary.md and env.json into DIR.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Show the progress bar and summary even when standard error is not a terminal.
+    #[arg(long)]
+    progress: bool,
+    /// Do not print the summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    /// One record per line; blank and `#` lines skipped.
+    Lines,
+    /// CSV with a header row.
+    Csv,
+}
+
+impl FormatArg {
+    fn input_format(self) -> InputFormat {
+        match self {
+            FormatArg::Lines => InputFormat::Lines,
+            FormatArg::Csv => InputFormat::Csv,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum OutputFormatArg {
+    /// CSV with a header row.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+impl Cli {
+    /// Runs the command; the exit code says whether every record passed.
+    pub fn run(self) -> Result<ExitCode> {
+        match self.command {
+            Command::Sudoku(SudokuCommand::Solve(args)) => solve_sudoku(args),
+            Command::Sudoku(SudokuCommand::Show(args)) => show_sudoku(args),
+            Command::Sudoku(SudokuCommand::Generate(args)) => generate_sudoku(args),
+            Command::Battleship(BattleshipCommand::Validate(args)) => validate_battleship(args),
+            Command::Battleship(BattleshipCommand::Generate(args)) => generate_battleship(args),
+            Command::Connect4(Connect4Command::Validate(args)) => validate_connect4(args),
+            Command::Connect4(Connect4Command::Generate(args)) => generate_connect4(args),
+            Command::Tiling(TilingCommand::Count(args)) => count_tilings(args),
+            Command::Checkerboard(CheckerboardCommand::Count(args)) => count_checkerboard(args),
+            Command::Checkerboard(CheckerboardCommand::Solve(args)) => solve_checkerboard(args),
+        }
+    }
+}
+
+/// A buffered writer to FILE, or to standard output.
+fn create_output(path: Option<&PathBuf>) -> Result<Box<dyn Write>> {
+    Ok(match path {
+        Some(path) => Box::new(io::BufWriter::new(
+            File::create(path)
+                .with_context(|| format!("cannot create output file {}", path.display()))?,
+        )),
+        None => Box::new(io::BufWriter::new(io::stdout())),
+    })
+}
+
+/// Input specs for the named files (standard input when none), each checked to be
+/// readable before anything runs, so a typo fails fast with exit code 2.
+fn input_specs(files: &[String], forced: Option<InputFormat>) -> Result<Vec<InputSpec>> {
+    let names: Vec<&str> = if files.is_empty() {
+        vec!["-"]
+    } else {
+        files.iter().map(String::as_str).collect()
+    };
+    if names.iter().filter(|&&n| n == "-").count() > 1 {
+        bail!("standard input (-) can be named only once");
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let spec = InputSpec::new(name, forced);
+            if let Some(path) = &spec.path {
+                let file = File::open(path).with_context(|| format!("cannot read {name}"))?;
+                if file.metadata().is_ok_and(|m| m.is_dir()) {
+                    bail!("cannot read {name}: it is a directory");
+                }
+            }
+            Ok(spec)
+        })
+        .collect()
+}
+
+/// Runs a job over its inputs with the common options: rows to the output, progress and
+/// summary to standard error, an optional report folder.
+fn run_job<J: Job>(
+    job: &J,
+    command: &str,
+    inputs: &[InputSpec],
+    args: &RunArgs,
+) -> Result<ExitCode> {
+    let out: Box<dyn Write + Send> = match &args.output {
+        Some(path) => Box::new(
+            File::create(path)
+                .with_context(|| format!("cannot create output file {}", path.display()))?,
+        ),
+        None => Box::new(io::stdout()),
+    };
+    let format = match args.output_format {
+        OutputFormatArg::Csv => OutputFormat::Csv,
+        OutputFormatArg::Jsonl => OutputFormat::Jsonl,
+    };
+    let mut sink = report::row_writer(format, out);
+    let interactive = args.progress || io::stderr().is_terminal();
+    let progress: Box<dyn Progress> = if interactive {
+        Box::new(TerminalProgress::new())
+    } else {
+        Box::new(NoProgress)
+    };
+    let options = RunOptions {
+        threads: args.threads,
+        ..RunOptions::default()
+    };
+    let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;
+    let names = inputs.iter().map(InputSpec::display_name).collect();
+    let summary = Summary::new(command, names, job.settings(), &stats);
+    if interactive && !args.quiet {
+        eprint!("{}", summary.to_text());
+    }
+    if let Some(dir) = &args.report {
+        let env = EnvInfo::collect(stats.threads, std::env::args().collect());
+        report::write_report(dir, &summary, &env)
+            .with_context(|| format!("cannot write the report into {}", dir.display()))?;
+    }
+    Ok(exit_code(stats.failed))
+}
+
+fn exit_code(failed: u64) -> ExitCode {
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
