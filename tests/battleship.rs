@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use common::{cell, parse_csv, run};
+use common::{assert_none, cell, parse_csv, run};
 use puzzlebench::battleship::generate::{flip_random_cell, random_cells, random_fleet};
 use puzzlebench::battleship::{validate, Field, FieldFormat, Fleet, Reason, Rules};
 use puzzlebench::exact_cover::DlxBuilder;
@@ -123,11 +123,7 @@ fn agree_on_random_fields(width: usize, height: usize, fleet: &Fleet, fields: u6
             None
         })
         .collect();
-    assert!(
-        disagreements.is_empty(),
-        "{:#?}",
-        &disagreements[..disagreements.len().min(5)]
-    );
+    assert_none(&disagreements);
 }
 
 #[test]

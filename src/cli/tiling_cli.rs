@@ -117,28 +117,16 @@ pub(super) fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
 
 pub(super) fn count_checkerboard(args: CheckerboardCountArgs) -> Result<ExitCode> {
     let pieces = read_pieces(&args.stones)?;
-    let top_left = match args.top_left {
-        TopLeftArg::Black => tiling::Color::Black,
-        TopLeftArg::White => tiling::Color::White,
-    };
-    let board = read_board(&args.board, Some(&args.stones), Some(top_left))?;
+    let board = read_board(&args.board, Some(&args.stones), Some(args.top_left.into()))?;
     print_counts(&board, &pieces, &args.board)
 }
 
 pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode> {
     use std::ops::ControlFlow;
     let pieces = read_pieces(&args.stones)?;
-    let top_left = match args.top_left {
-        TopLeftArg::Black => tiling::Color::Black,
-        TopLeftArg::White => tiling::Color::White,
-    };
-    let board = read_board(&args.board, Some(&args.stones), Some(top_left))?;
-    let mut problem = match tiling::Tiling::new(&board, &pieces) {
-        Ok(problem) => problem,
-        Err(impossible) => {
-            eprintln!("puzzlebench: {impossible}");
-            return Ok(exit_code(1));
-        }
+    let board = read_board(&args.board, Some(&args.stones), Some(args.top_left.into()))?;
+    let Some(mut problem) = possible(tiling::Tiling::new(&board, &pieces)) else {
+        return Ok(exit_code(1));
     };
     let placements = problem.placements().to_vec();
     let mut out = create_output(args.output.as_ref())?;
@@ -272,13 +260,8 @@ pub(super) fn print_counts(
     } else {
         tiling::Tiling::new(board, pieces)
     };
-    let problem = match built {
-        Ok(problem) => problem,
-        Err(impossible) => {
-            // A board the pieces cannot cover is a puzzle without solution, not bad input.
-            eprintln!("puzzlebench: {impossible}");
-            return Ok(exit_code(1));
-        }
+    let Some(problem) = possible(built) else {
+        return Ok(exit_code(1));
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(choice.threads)
@@ -325,4 +308,21 @@ pub(super) fn print_counts(
         println!("up_to_symmetry: {}", counts.up_to_symmetry);
     }
     Ok(exit_code(u64::from(counts.labelled == 0)))
+}
+
+impl From<TopLeftArg> for tiling::Color {
+    fn from(arg: TopLeftArg) -> Self {
+        match arg {
+            TopLeftArg::Black => tiling::Color::Black,
+            TopLeftArg::White => tiling::Color::White,
+        }
+    }
+}
+
+/// The problem, or `None` after saying why the pieces cannot cover the board: that is a
+/// puzzle without solution (exit code 1), not bad input.
+fn possible(built: Result<tiling::Tiling, tiling::TilingError>) -> Option<tiling::Tiling> {
+    built
+        .map_err(|impossible| eprintln!("puzzlebench: {impossible}"))
+        .ok()
 }

@@ -77,3 +77,13 @@ pub fn without_micros(text: &str) -> String {
     }
     out
 }
+
+/// Fails listing the first few of `mismatches`, if there are any.
+pub fn assert_none(mismatches: &[String]) {
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches, the first: {:#?}",
+        mismatches.len(),
+        &mismatches[..mismatches.len().min(5)]
+    );
+}
