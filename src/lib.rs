@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod battleship;
+pub mod bench;
 pub mod connect4;
 pub mod exact_cover;
 pub mod report;

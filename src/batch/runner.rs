@@ -31,11 +31,15 @@ pub trait RowSink {
 pub struct RunOptions {
     /// Worker threads; 0 means one per core.
     pub threads: usize,
-    /// Records per chunk handed to a worker. Large enough to make the hand-off cheap next to
-    /// the work, small enough to keep both cores busy to the end of a file.
+    /// Records per chunk handed to a worker, at most. Large enough to make the hand-off cheap
+    /// next to the work, small enough to keep both cores busy to the end of a file. The first
+    /// chunks are smaller (8 records, doubling up to this), so that short inputs are shared
+    /// among the workers too.
     pub chunk_records: usize,
     /// Chunks read but not yet written, at most, per worker thread: this bounds memory.
     pub chunks_in_flight_per_thread: usize,
+    /// Stop after this many records in all (the first ones, in input order).
+    pub max_records: Option<u64>,
 }
 
 impl Default for RunOptions {
@@ -44,6 +48,7 @@ impl Default for RunOptions {
             threads: 0,
             chunk_records: 256,
             chunks_in_flight_per_thread: 4,
+            max_records: None,
         }
     }
 }
@@ -145,6 +150,7 @@ pub fn run<J: Job>(
             first,
             job_columns: &job_columns,
             chunk_records,
+            max_records: options.max_records.unwrap_or(u64::MAX),
             bytes_read: Arc::clone(&bytes_read),
         };
         let reader = scope.spawn(move || read_chunks(job, inputs, reading, &token_rx, &chunk_tx));
@@ -248,6 +254,9 @@ fn open_input<J: Job>(
     Ok((reader, Arc::new(layout)))
 }
 
+/// Records in the first chunk of a run; the next ones double up to the chunk size.
+const FIRST_CHUNK_RECORDS: usize = 8;
+
 /// What the reader thread starts from.
 struct Reading<'a, L> {
     /// The first input, opened by the caller.
@@ -255,6 +264,7 @@ struct Reading<'a, L> {
     /// The columns every input must give.
     job_columns: &'a [String],
     chunk_records: usize,
+    max_records: u64,
     bytes_read: Arc<AtomicU64>,
 }
 
@@ -267,6 +277,8 @@ fn read_chunks<J: Job>(
     chunks: &Sender<Chunk<J::Layout>>,
 ) -> Result<(), BatchError> {
     let chunk_records = reading.chunk_records;
+    let mut chunk_size = FIRST_CHUNK_RECORDS.min(chunk_records);
+    let mut left = reading.max_records;
     let mut seq = 0u64;
     // Sends one chunk; false when the writer has stopped and reading should end.
     let mut send = |file: usize, layout: &Arc<J::Layout>, records: Vec<Record>| -> bool {
@@ -283,6 +295,9 @@ fn read_chunks<J: Job>(
         chunks.send(chunk).is_ok()
     };
     for (file, input) in inputs.iter().enumerate() {
+        if left == 0 {
+            break;
+        }
         let (mut reader, layout) = match reading.first.take() {
             Some(first) => first,
             None => {
@@ -300,11 +315,16 @@ fn read_chunks<J: Job>(
                 opened
             }
         };
-        let mut records = Vec::with_capacity(chunk_records);
-        while let Some(record) = reader.next_record().map_err(|e| input.input_error(e))? {
+        let mut records = Vec::with_capacity(chunk_size);
+        while left > 0 {
+            let Some(record) = reader.next_record().map_err(|e| input.input_error(e))? else {
+                break;
+            };
+            left -= 1;
             records.push(record);
-            if records.len() == chunk_records {
-                let full = std::mem::replace(&mut records, Vec::with_capacity(chunk_records));
+            if records.len() == chunk_size {
+                chunk_size = (chunk_size * 2).min(chunk_records);
+                let full = std::mem::replace(&mut records, Vec::with_capacity(chunk_size));
                 if !send(file, &layout, full) {
                     return Ok(());
                 }

@@ -20,11 +20,13 @@ use puzzlebench::sudoku::{self, Algorithm};
 use puzzlebench::tiling;
 
 mod battleship_cli;
+mod bench_cli;
 mod connect4_cli;
 mod sudoku_cli;
 mod tiling_cli;
 
 use battleship_cli::*;
+use bench_cli::*;
 use connect4_cli::*;
 use sudoku_cli::*;
 use tiling_cli::*;
@@ -54,6 +56,12 @@ enum Command {
     /// The checkerboard (draught-board) puzzle: put coloured stones back on a chessboard.
     #[command(subcommand)]
     Checkerboard(CheckerboardCommand),
+    /// Benchmark: run a suite of datasets × algorithms × thread counts, check that every
+    /// run agrees on every record, and write a report folder with tables and charts.
+    ///
+    /// Without arguments, runs the built-in suite over the repository's datasets/ (about a
+    /// minute) and writes reports/<date>-<host>-default/. Exit code 1 if any run disagrees.
+    Bench(BenchArgs),
 }
 
 fn parse_field_size(text: &str) -> Result<(usize, usize), String> {
@@ -124,6 +132,7 @@ impl Cli {
             Command::Tiling(TilingCommand::Count(args)) => count_tilings(args),
             Command::Checkerboard(CheckerboardCommand::Count(args)) => count_checkerboard(args),
             Command::Checkerboard(CheckerboardCommand::Solve(args)) => solve_checkerboard(args),
+            Command::Bench(args) => run_bench(args),
         }
     }
 }

@@ -1,0 +1,366 @@
+//! The report's SVG charts, drawn with plotters: throughput per algorithm per dataset (log
+//! scale), the latency distribution per algorithm (CDF of µs per record) and the speed-up
+//! with threads.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::run::RunResult;
+use super::stats::{latency_cdf, median};
+use super::BenchError;
+
+/// File names of the charts, in the order the report shows them.
+pub const CHART_FILES: [&str; 3] = ["throughput.svg", "latency.svg", "scaling.svg"];
+
+const FONT: &str = "sans-serif";
+const PANEL: (u32, u32) = (420, 280);
+const PANEL_COLUMNS: usize = 3;
+
+/// Draws every chart of `results` into `dir`.
+pub fn write_charts(dir: &Path, results: &[RunResult]) -> Result<(), BenchError> {
+    let names = algorithm_names(results);
+    throughput(&dir.join(CHART_FILES[0]), results, &names).map_err(chart_error(CHART_FILES[0]))?;
+    latency(&dir.join(CHART_FILES[1]), results, &names).map_err(chart_error(CHART_FILES[1]))?;
+    scaling(&dir.join(CHART_FILES[2]), results, &names).map_err(chart_error(CHART_FILES[2]))?;
+    Ok(())
+}
+
+fn chart_error<E: std::fmt::Display>(file: &'static str) -> impl Fn(E) -> BenchError {
+    move |error| BenchError::Chart {
+        file,
+        message: error.to_string(),
+    }
+}
+
+type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Algorithm names in order of first appearance: each keeps its colour in every chart.
+fn algorithm_names(results: &[RunResult]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for r in results {
+        if !names.contains(&r.algorithm) {
+            names.push(r.algorithm.clone());
+        }
+    }
+    names
+}
+
+fn colour(names: &[String], algorithm: &str) -> RGBColor {
+    const COLOURS: [RGBColor; 8] = [
+        RGBColor(31, 119, 180),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(214, 39, 40),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+    ];
+    let index = names.iter().position(|n| n == algorithm).unwrap_or(0);
+    COLOURS[index % COLOURS.len()]
+}
+
+/// Dataset names in order of first appearance.
+fn dataset_names(results: &[RunResult]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for r in results {
+        if !names.contains(&r.dataset) {
+            names.push(r.dataset.clone());
+        }
+    }
+    names
+}
+
+/// The runs a per-dataset comparison shows: the fewest threads measured, and external
+/// programs.
+fn base_runs(results: &[RunResult]) -> Vec<&RunResult> {
+    let fewest = results.iter().filter_map(|r| r.threads).min();
+    results
+        .iter()
+        .filter(|r| r.threads.is_none() || r.threads == fewest)
+        .collect()
+}
+
+/// Horizontal bars: one group per dataset, one bar per algorithm, records/s on a log axis.
+fn throughput(path: &Path, results: &[RunResult], names: &[String]) -> DrawResult {
+    let runs = base_runs(results);
+    let datasets = dataset_names(results);
+    let fewest = results.iter().filter_map(|r| r.threads).min().unwrap_or(1);
+    let rates: Vec<f64> = runs.iter().map(|r| median(&r.rates)).collect();
+    // Room on the right for the legend.
+    let top = rates.iter().copied().fold(1.0, f64::max) * 40.0;
+    let bottom = rates
+        .iter()
+        .copied()
+        .filter(|&r| r > 0.0)
+        .fold(top, f64::min)
+        .min(top / 400.0)
+        / 3.0;
+    let height = 140 + datasets.len() as u32 * 44;
+    let root = SVGBackend::new(path, (900, height)).into_drawing_area();
+    root.fill(&WHITE)?;
+    // Categories on an integer axis (plotters formats only those with custom key points):
+    // dataset i is centred on 100·i.
+    let groups = datasets.len() as i32;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!(
+                "Throughput, {fewest} thread{} (records/s, log scale)",
+                plural(fewest)
+            ),
+            (FONT, 20),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(220)
+        .build_cartesian_2d(
+            (bottom..top).log_scale(),
+            (-50..groups * 100 - 50).with_key_points((0..groups).map(|i| i * 100).collect()),
+        )?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_label_formatter(&|&y| {
+            if y % 100 == 0 && y >= 0 && y / 100 < groups {
+                datasets
+                    .get((groups - 1 - y / 100) as usize)
+                    .cloned()
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .x_desc("records per second")
+        .x_label_formatter(&|x| short_number(*x))
+        .label_style((FONT, 13))
+        .draw()?;
+    // The first dataset on top; in each group one bar per algorithm run on it, in legend
+    // order from the top.
+    let position = |dataset: &str| -> Option<(i32, Vec<&str>)> {
+        let index = datasets.iter().position(|d| d == dataset)?;
+        let present: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|name| {
+                runs.iter()
+                    .any(|r| r.dataset == dataset && r.algorithm == *name)
+            })
+            .collect();
+        Some(((groups - 1 - index as i32) * 100, present))
+    };
+    for name in names {
+        let style = colour(names, name).filled();
+        let bars: Vec<Rectangle<(f64, i32)>> = runs
+            .iter()
+            .filter(|r| &r.algorithm == name)
+            .filter_map(|r| {
+                let (centre, present) = position(&r.dataset)?;
+                let slot = 80 / present.len() as i32;
+                let rank = present.iter().position(|a| a == name)? as i32;
+                let y0 = centre + 40 - slot * (rank + 1);
+                Some(Rectangle::new(
+                    [
+                        (bottom, y0),
+                        (median(&r.rates).max(bottom), y0 + slot * 8 / 10),
+                    ],
+                    style,
+                ))
+            })
+            .collect();
+        chart
+            .draw_series(bars)?
+            .label(name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], style));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FONT, 13))
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// 1500 as `1.5k`, 2000000 as `2M`.
+fn short_number(x: f64) -> String {
+    let (value, unit) = if x >= 1e6 {
+        (x / 1e6, "M")
+    } else if x >= 1e3 {
+        (x / 1e3, "k")
+    } else {
+        (x, "")
+    };
+    let text = format!("{value:.1}");
+    format!("{}{unit}", text.trim_end_matches(".0"))
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// One panel per dataset: the share of records done within x µs, one line per algorithm.
+fn latency(path: &Path, results: &[RunResult], names: &[String]) -> DrawResult {
+    let runs: Vec<&RunResult> = base_runs(results)
+        .into_iter()
+        .filter(|r| r.latency_ns.is_some())
+        .collect();
+    let datasets = dataset_names(results);
+    let root = panels_root(path, datasets.len())?;
+    let panels = root.split_evenly((rows_for(datasets.len()), PANEL_COLUMNS));
+    for (dataset, panel) in datasets.iter().zip(&panels) {
+        let curves: Vec<(&RunResult, Vec<(f64, f64)>)> = runs
+            .iter()
+            .filter(|r| &r.dataset == dataset)
+            .filter_map(|r| Some((*r, latency_cdf(r.latency_ns.as_ref()?, 200))))
+            .filter(|(_, cdf)| !cdf.is_empty())
+            .collect();
+        let low = curves
+            .iter()
+            .flat_map(|(_, c)| c.iter().map(|p| p.0))
+            .fold(f64::INFINITY, f64::min);
+        let high = curves
+            .iter()
+            .flat_map(|(_, c)| c.iter().map(|p| p.0))
+            .fold(0.0, f64::max);
+        let (low, high) = if low.is_finite() && high > 0.0 {
+            ((low / 1.5).max(0.001), high * 1.5)
+        } else {
+            (0.1, 10.0)
+        };
+        let mut chart = ChartBuilder::on(panel)
+            .caption(dataset, (FONT, 15))
+            .margin(8)
+            .x_label_area_size(34)
+            .y_label_area_size(40)
+            .build_cartesian_2d((low..high).log_scale(), 0.0..1.0)?;
+        chart
+            .configure_mesh()
+            .x_desc("µs per record")
+            .x_label_formatter(&|x| short_number(*x))
+            .y_desc("share of records")
+            .x_labels(5)
+            .y_labels(5)
+            .label_style((FONT, 11))
+            .draw()?;
+        for (run, cdf) in curves {
+            let style = colour(names, &run.algorithm).stroke_width(2);
+            chart
+                .draw_series(LineSeries::new(cdf, style))?
+                .label(run.algorithm.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .label_font((FONT, 11))
+            .draw()?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// One panel per dataset: speed-up over one thread against threads, one line per algorithm,
+/// and the ideal (dashed grey).
+fn scaling(path: &Path, results: &[RunResult], names: &[String]) -> DrawResult {
+    let datasets = dataset_names(results);
+    let most = results.iter().filter_map(|r| r.threads).max().unwrap_or(1);
+    let root = panels_root(path, datasets.len())?;
+    let panels = root.split_evenly((rows_for(datasets.len()), PANEL_COLUMNS));
+    let best = results
+        .iter()
+        .filter_map(|r| {
+            let base = results.iter().find(|o| {
+                o.dataset == r.dataset && o.algorithm == r.algorithm && o.threads == Some(1)
+            })?;
+            Some(median(&r.rates) / median(&base.rates).max(f64::MIN_POSITIVE))
+        })
+        .fold(0.0, f64::max);
+    let top = (most as f64).max(best) + 0.5;
+    for (dataset, panel) in datasets.iter().zip(&panels) {
+        let mut chart = ChartBuilder::on(panel)
+            .caption(dataset, (FONT, 15))
+            .margin(8)
+            .x_label_area_size(34)
+            .y_label_area_size(40)
+            .build_cartesian_2d(
+                (0..most as i32 + 1).with_key_points((1..=most as i32).collect()),
+                0.0..top,
+            )?;
+        chart
+            .configure_mesh()
+            .x_desc("threads")
+            .y_desc("speed-up over 1 thread")
+            .label_style((FONT, 11))
+            .draw()?;
+        let ideal = RGBColor(150, 150, 150).stroke_width(1);
+        chart.draw_series(DashedLineSeries::new(
+            [(1, 1.0), (most as i32, most as f64)],
+            4,
+            4,
+            ideal,
+        ))?;
+        for name in names {
+            let mut points: Vec<(i32, f64)> = Vec::new();
+            let base = results
+                .iter()
+                .find(|r| &r.dataset == dataset && &r.algorithm == name && r.threads == Some(1))
+                .map(|r| median(&r.rates))
+                .filter(|&b| b > 0.0);
+            let Some(base) = base else { continue };
+            for r in results
+                .iter()
+                .filter(|r| &r.dataset == dataset && &r.algorithm == name)
+            {
+                if let Some(t) = r.threads {
+                    points.push((t as i32, median(&r.rates) / base));
+                }
+            }
+            points.sort_by_key(|p| p.0);
+            let style = colour(names, name).stroke_width(2);
+            chart
+                .draw_series(LineSeries::new(points.clone(), style))?
+                .label(name.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+            chart.draw_series(
+                points
+                    .into_iter()
+                    .map(|p| Circle::new(p, 3, colour(names, name).filled())),
+            )?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .label_font((FONT, 11))
+            .draw()?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+fn rows_for(panels: usize) -> usize {
+    panels.div_ceil(PANEL_COLUMNS).max(1)
+}
+
+fn panels_root(
+    path: &Path,
+    panels: usize,
+) -> Result<DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, Box<dyn std::error::Error>> {
+    let size = (
+        PANEL.0 * PANEL_COLUMNS as u32,
+        PANEL.1 * rows_for(panels) as u32,
+    );
+    let root = SVGBackend::new(path, size).into_drawing_area();
+    root.fill(&WHITE)?;
+    Ok(root)
+}

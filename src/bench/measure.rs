@@ -1,0 +1,365 @@
+//! One measurement: a job run repeatedly on one dataset with one thread count (warm-up, then
+//! timed runs until a minimum time), its answers kept for comparison — or the same for an
+//! external program timed as a whole process.
+
+use std::io::{self, Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hdrhistogram::Histogram;
+
+use crate::batch::{
+    self, InputSpec, Job, NoProgress, Outcome, Record, RecordContent, RowSink, RunOptions, Value,
+};
+
+use super::kind::{Answer, Kind};
+use super::BenchError;
+
+/// How long and how often to time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Timing {
+    /// Untimed runs first.
+    pub warmup: usize,
+    /// Timed runs go on until their total wall time reaches this many seconds…
+    pub min_time: f64,
+    /// …or this many runs.
+    pub max_repeats: usize,
+}
+
+/// What the timed runs of one measurement gave.
+#[derive(Debug, Clone)]
+pub struct Measurement {
+    /// Records per run.
+    pub records: u64,
+    /// Records per wall-clock second, one per timed run.
+    pub rates: Vec<f64>,
+    /// Per-record processing time in nanoseconds over all timed runs (`None` for an external
+    /// program, which is timed only as a whole).
+    pub latency_ns: Option<Histogram<u64>>,
+    /// Records per status (of the first timed run).
+    pub statuses: Vec<(String, u64)>,
+    /// Search effort, for kinds that report it.
+    pub effort: Option<Effort>,
+    /// Each record's line number and answer, in input order.
+    pub answers: Vec<(u64, Answer)>,
+}
+
+/// Search effort per record (e.g. Sudoku guesses).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Effort {
+    /// The result column measured.
+    pub column: &'static str,
+    /// Mean over the records that have a value.
+    pub mean: f64,
+    /// Share of those records with a value of zero (solved without guessing).
+    pub zero_share: f64,
+}
+
+/// Measures `job` on `input` with `threads` workers.
+pub(super) fn measure_job<J: Job>(
+    kind: Kind,
+    job: &J,
+    input: &InputSpec,
+    threads: usize,
+    max_records: Option<usize>,
+    timing: &Timing,
+) -> Result<Measurement, BenchError> {
+    let options = RunOptions {
+        threads,
+        max_records: max_records.map(|n| n as u64),
+        ..RunOptions::default()
+    };
+    let inputs = std::slice::from_ref(input);
+    for _ in 0..timing.warmup {
+        let mut sink = AnswerSink::new(kind);
+        batch::run(job, inputs, &mut sink, &NoProgress, &options)?;
+    }
+    let mut first: Option<(AnswerSink, Vec<(String, u64)>)> = None;
+    let mut rates = Vec::new();
+    let mut latency = Histogram::<u64>::new_with_bounds(1, 3_600_000_000_000, 3)
+        .expect("these bounds and precision are valid");
+    let mut records = 0;
+    let mut timed = Duration::ZERO;
+    while rates.len() < timing.max_repeats.max(1)
+        && (rates.is_empty() || timed.as_secs_f64() < timing.min_time)
+    {
+        let mut sink = AnswerSink::new(kind);
+        let stats = batch::run(job, inputs, &mut sink, &NoProgress, &options)?;
+        timed += stats.wall;
+        records = stats.records;
+        rates.push(stats.records_per_second());
+        latency
+            .add(&stats.latency_ns)
+            .expect("histograms with the same bounds add");
+        if first.is_none() {
+            first = Some((sink, stats.statuses.clone()));
+        }
+    }
+    let (sink, statuses) = first.expect("at least one timed run");
+    Ok(Measurement {
+        records,
+        rates,
+        latency_ns: Some(latency),
+        statuses,
+        effort: sink.effort(),
+        answers: sink.answers,
+    })
+}
+
+/// Collects each row's answer and effort.
+struct AnswerSink {
+    kind: Kind,
+    line: usize,
+    status: usize,
+    answer: Vec<Option<usize>>,
+    effort: Option<usize>,
+    answers: Vec<(u64, Answer)>,
+    effort_sum: f64,
+    effort_count: u64,
+    effort_zero: u64,
+}
+
+impl AnswerSink {
+    fn new(kind: Kind) -> Self {
+        AnswerSink {
+            kind,
+            line: 0,
+            status: 0,
+            answer: Vec::new(),
+            effort: None,
+            answers: Vec::new(),
+            effort_sum: 0.0,
+            effort_count: 0,
+            effort_zero: 0,
+        }
+    }
+
+    fn effort(&self) -> Option<Effort> {
+        let column = self.kind.effort_column()?;
+        (self.effort_count > 0).then(|| Effort {
+            column,
+            mean: self.effort_sum / self.effort_count as f64,
+            zero_share: self.effort_zero as f64 / self.effort_count as f64,
+        })
+    }
+}
+
+impl RowSink for AnswerSink {
+    fn begin(&mut self, columns: &[String]) -> io::Result<()> {
+        let find = |name: &str| columns.iter().position(|c| c == name);
+        self.line = find("line").unwrap_or(0);
+        self.status = find("status").unwrap_or(0);
+        self.answer = self.kind.answer_columns().iter().map(|c| find(c)).collect();
+        self.effort = self.kind.effort_column().and_then(find);
+        Ok(())
+    }
+
+    fn write_row(&mut self, row: &[Value]) -> io::Result<()> {
+        let line = match row.get(self.line) {
+            Some(Value::Int(line)) => *line,
+            _ => 0,
+        };
+        let status = row.get(self.status).map(Value::to_text).unwrap_or_default();
+        let values: Vec<String> = self
+            .answer
+            .iter()
+            .map(|i| {
+                i.and_then(|i| row.get(i))
+                    .map(Value::to_text)
+                    .unwrap_or_default()
+            })
+            .collect();
+        self.answers
+            .push((line, self.kind.answer(&status, &values)));
+        if let Some(Value::Int(effort)) = self.effort.and_then(|i| row.get(i)) {
+            self.effort_sum += *effort as f64;
+            self.effort_count += 1;
+            self.effort_zero += u64::from(*effort == 0);
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The text of each record of a dataset (a line, or a CSV row's first field), with its
+/// line number: what an external program is given.
+pub(super) fn record_texts(
+    input: &InputSpec,
+    max_records: Option<usize>,
+) -> Result<Vec<(u64, String)>, BenchError> {
+    struct TextSink(Vec<(u64, String)>);
+    impl RowSink for TextSink {
+        fn begin(&mut self, _columns: &[String]) -> io::Result<()> {
+            Ok(())
+        }
+        fn write_row(&mut self, row: &[Value]) -> io::Result<()> {
+            if let (Value::Int(line), Value::Text(text)) = (&row[0], &row[2]) {
+                self.0.push((*line, text.clone()));
+            }
+            Ok(())
+        }
+        fn finish(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let options = RunOptions {
+        threads: 1,
+        max_records: max_records.map(|n| n as u64),
+        ..RunOptions::default()
+    };
+    let mut sink = TextSink(Vec::new());
+    batch::run(
+        &RecordText,
+        std::slice::from_ref(input),
+        &mut sink,
+        &NoProgress,
+        &options,
+    )?;
+    Ok(sink.0)
+}
+
+/// A job whose result is the record's own text.
+struct RecordText;
+
+impl Job for RecordText {
+    type Layout = ();
+    type Worker = ();
+
+    fn columns(&self, _layout: &()) -> Vec<String> {
+        vec!["text".into()]
+    }
+
+    fn statuses(&self) -> Vec<&'static str> {
+        vec!["read"]
+    }
+
+    fn layout(&self, _header: Option<&[String]>) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn new_worker(&self) {}
+
+    fn process(&self, _worker: &mut (), _layout: &(), record: &Record) -> Result<Outcome, String> {
+        let text = match &record.content {
+            RecordContent::Line(line) => line.trim().to_string(),
+            RecordContent::Fields(fields) => fields.first().cloned().unwrap_or_default(),
+            RecordContent::Unreadable(message) => return Err(message.clone()),
+        };
+        Ok(Outcome {
+            status: "read",
+            failed: false,
+            error: String::new(),
+            values: vec![Value::Text(text)],
+        })
+    }
+}
+
+/// What the timed runs of an external program gave.
+#[derive(Debug, Clone)]
+pub struct ExternalRuns {
+    /// Records per wall-clock second of the whole process, one per timed run.
+    pub rates: Vec<f64>,
+    /// The program's output lines (of the first timed run).
+    pub lines: Vec<String>,
+}
+
+/// Runs `command` through `sh -c`, `records` on its standard input one per line, timing the
+/// whole process like [`measure_job`] times a job.
+pub(super) fn measure_external(
+    name: &str,
+    command: &str,
+    records: &[String],
+    timing: &Timing,
+) -> Result<ExternalRuns, BenchError> {
+    let mut input = records.join("\n");
+    input.push('\n');
+    for _ in 0..timing.warmup {
+        run_external(name, command, &input)?;
+    }
+    let mut rates = Vec::new();
+    let mut first = None;
+    let mut timed = Duration::ZERO;
+    while rates.len() < timing.max_repeats.max(1)
+        && (rates.is_empty() || timed.as_secs_f64() < timing.min_time)
+    {
+        let (output, wall) = run_external(name, command, &input)?;
+        timed += wall;
+        let seconds = wall.as_secs_f64().max(1e-9);
+        rates.push(records.len() as f64 / seconds);
+        first.get_or_insert(output);
+    }
+    let output = first.expect("at least one timed run");
+    Ok(ExternalRuns {
+        rates,
+        lines: output.lines().map(|l| l.trim().to_string()).collect(),
+    })
+}
+
+/// One run of an external program: its standard output and wall time.
+fn run_external(name: &str, command: &str, input: &str) -> Result<(String, Duration), BenchError> {
+    let fail = |message: String| BenchError::External {
+        name: name.to_string(),
+        message,
+    };
+    let started = Instant::now();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| fail(format!("cannot start `{command}`: {e}")))?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let (output, written, errors) = std::thread::scope(|scope| {
+        let writer = scope.spawn(move || {
+            // A program may stop reading early; its answers show what it did.
+            let result = stdin.write_all(input.as_bytes());
+            drop(stdin);
+            result
+        });
+        // Drained beside standard output so that neither pipe can fill up and block.
+        let error_reader = scope.spawn(move || {
+            let mut text = String::new();
+            // Best effort: only used to explain a failure.
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        let mut output = String::new();
+        let read = stdout.read_to_string(&mut output).map(|_| output);
+        (
+            read,
+            writer.join().expect("the writer thread does not panic"),
+            error_reader
+                .join()
+                .expect("the reader thread does not panic"),
+        )
+    });
+    let status = child
+        .wait()
+        .map_err(|e| fail(format!("cannot wait for `{command}`: {e}")))?;
+    let wall = started.elapsed();
+    if !status.success() {
+        let detail = errors.lines().next().unwrap_or("").trim();
+        return Err(fail(format!(
+            "`{command}` failed ({status}){}",
+            if detail.is_empty() {
+                String::new()
+            } else {
+                format!(": {detail}")
+            }
+        )));
+    }
+    let output = output.map_err(|e| fail(format!("cannot read the output of `{command}`: {e}")))?;
+    if let Err(error) = written {
+        if error.kind() != io::ErrorKind::BrokenPipe {
+            return Err(fail(format!("cannot write to `{command}`: {error}")));
+        }
+    }
+    Ok((output, wall))
+}

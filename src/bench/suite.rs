@@ -1,0 +1,466 @@
+//! Suite files: which datasets, puzzle kinds, algorithms and thread counts a benchmark runs,
+//! and how a suite is narrowed from the command line.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::kind::Kind;
+use super::BenchError;
+
+/// The suite `puzzlebench bench` runs without `--suite`: the repository's own `datasets/`,
+/// paths relative to the current directory.
+pub const DEFAULT_SUITE: &str = include_str!("../../benches/suites/default.toml");
+
+/// A benchmark suite as written in its TOML file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Suite {
+    /// A short name; the default label of the report folder.
+    pub name: String,
+    /// Seconds of timed runs at least, per dataset × algorithm × thread count.
+    #[serde(default = "default_min_time")]
+    pub min_time: f64,
+    /// Untimed runs before the timed ones.
+    #[serde(default = "default_warmup")]
+    pub warmup: usize,
+    /// Timed runs at most, however fast they are.
+    #[serde(default = "default_max_repeats")]
+    pub max_repeats: usize,
+    /// Worker thread counts to run each measurement with.
+    #[serde(default = "default_threads")]
+    pub threads: Vec<usize>,
+    /// The datasets, each group with its puzzle kind and algorithms.
+    #[serde(rename = "set")]
+    pub sets: Vec<SetSpec>,
+}
+
+/// One group of datasets of a suite file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetSpec {
+    /// What the datasets hold.
+    pub kind: Kind,
+    /// Paths or glob patterns, relative to the suite file's folder.
+    pub datasets: Vec<String>,
+    /// Algorithms to compare (names as on the command line).
+    pub algorithms: Vec<String>,
+    /// Sudoku: solutions counted before stopping (default 2, which proves uniqueness).
+    pub limit: Option<u64>,
+    /// Battleship: `touching` or `separated` (default `touching`).
+    pub rules: Option<String>,
+    /// Only the first this many records of each dataset (for algorithms too slow for the
+    /// whole file); the report says how many records ran.
+    pub max_records: Option<usize>,
+}
+
+fn default_min_time() -> f64 {
+    1.0
+}
+
+fn default_warmup() -> usize {
+    1
+}
+
+fn default_max_repeats() -> usize {
+    50
+}
+
+fn default_threads() -> Vec<usize> {
+    vec![1]
+}
+
+/// A dataset file to measure, with everything needed to build its job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedDataset {
+    /// What it holds.
+    pub kind: Kind,
+    /// The file.
+    pub path: PathBuf,
+    /// Its name in reports: the file name, and `(first N)` with `max_records`.
+    pub name: String,
+    /// Algorithms to compare on it.
+    pub algorithms: Vec<String>,
+    /// Sudoku solution limit.
+    pub limit: u64,
+    /// Battleship rules.
+    pub rules: String,
+    /// Records to run at most.
+    pub max_records: Option<usize>,
+}
+
+/// What to run: the suite's datasets resolved to files, and its timing settings.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The suite's name.
+    pub name: String,
+    /// Datasets in suite order.
+    pub datasets: Vec<PlannedDataset>,
+    /// Thread counts.
+    pub threads: Vec<usize>,
+    /// Seconds of timed runs at least per measurement.
+    pub min_time: f64,
+    /// Untimed runs first.
+    pub warmup: usize,
+    /// Timed runs at most.
+    pub max_repeats: usize,
+}
+
+/// Changes to a suite asked for on the command line.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    /// Replace the datasets by the files of this folder (or of its per-kind subfolders).
+    pub datasets_dir: Option<PathBuf>,
+    /// Keep only these algorithms.
+    pub algorithms: Option<Vec<String>>,
+    /// Replace the thread counts.
+    pub threads: Option<Vec<usize>>,
+    /// One timed run per measurement, no warm-up.
+    pub quick: bool,
+}
+
+impl Suite {
+    /// Parses a suite file's text; `origin` names it in messages.
+    pub fn parse(text: &str, origin: &str) -> Result<Suite, BenchError> {
+        let suite: Suite = toml::from_str(text).map_err(|e| BenchError::Suite {
+            origin: origin.to_string(),
+            message: e.to_string(),
+        })?;
+        suite.check(origin)?;
+        Ok(suite)
+    }
+
+    fn check(&self, origin: &str) -> Result<(), BenchError> {
+        let fail = |message: String| BenchError::Suite {
+            origin: origin.to_string(),
+            message,
+        };
+        if !(self.min_time >= 0.0 && self.min_time.is_finite()) {
+            return Err(fail(format!(
+                "min_time must be a number of seconds ≥ 0, not {}",
+                self.min_time
+            )));
+        }
+        if self.max_repeats == 0 {
+            return Err(fail("max_repeats must be at least 1".into()));
+        }
+        check_threads(&self.threads).map_err(fail)?;
+        if self.sets.is_empty() {
+            return Err(fail("the suite has no [[set]]".into()));
+        }
+        for (index, set) in self.sets.iter().enumerate() {
+            set.check()
+                .map_err(|message| fail(format!("set {}: {message}", index + 1)))?;
+        }
+        Ok(())
+    }
+
+    /// Resolves the suite into files (patterns relative to `base`), with `overrides` applied.
+    pub fn plan(&self, base: &Path, overrides: &Overrides) -> Result<Plan, BenchError> {
+        let mut sets = self.sets.clone();
+        if let Some(dir) = &overrides.datasets_dir {
+            sets = sets_for_folder(&sets, dir)?;
+        }
+        if let Some(keep) = &overrides.algorithms {
+            for name in keep {
+                if !sets
+                    .iter()
+                    .any(|set| set.kind.algorithms().contains(&name.as_str()))
+                {
+                    return Err(BenchError::Plan(format!(
+                        "no dataset of this suite can run algorithm {name:?}"
+                    )));
+                }
+            }
+            for set in &mut sets {
+                set.algorithms.retain(|a| keep.contains(a));
+                if set.algorithms.is_empty() {
+                    // Algorithms asked for but not listed in this set: run those the
+                    // kind has, so `--algos` can add one the suite does not name.
+                    set.algorithms = keep
+                        .iter()
+                        .filter(|a| set.kind.algorithms().contains(&a.as_str()))
+                        .cloned()
+                        .collect();
+                }
+            }
+            sets.retain(|set| !set.algorithms.is_empty());
+        }
+        let mut datasets = Vec::new();
+        for set in &sets {
+            for path in expand(base, &set.datasets)? {
+                let file = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into(),
+                );
+                // A run on part of a file is a dataset of its own in tables and charts.
+                let name = match set.max_records {
+                    Some(n) => format!("{file} (first {n})"),
+                    None => file,
+                };
+                datasets.push(PlannedDataset {
+                    kind: set.kind,
+                    path,
+                    name,
+                    algorithms: set.algorithms.clone(),
+                    limit: set.limit.unwrap_or(2),
+                    rules: set.rules.clone().unwrap_or_else(|| "touching".into()),
+                    max_records: set.max_records,
+                });
+            }
+        }
+        if datasets.is_empty() {
+            return Err(BenchError::Plan("nothing to run".into()));
+        }
+        let threads = match &overrides.threads {
+            Some(threads) => {
+                check_threads(threads).map_err(BenchError::Plan)?;
+                threads.clone()
+            }
+            None => self.threads.clone(),
+        };
+        let (warmup, max_repeats, min_time) = if overrides.quick {
+            (0, 1, 0.0)
+        } else {
+            (self.warmup, self.max_repeats, self.min_time)
+        };
+        Ok(Plan {
+            name: self.name.clone(),
+            datasets,
+            threads,
+            min_time,
+            warmup,
+            max_repeats,
+        })
+    }
+}
+
+impl SetSpec {
+    fn check(&self) -> Result<(), String> {
+        if self.datasets.is_empty() {
+            return Err("no datasets".into());
+        }
+        if self.algorithms.is_empty() {
+            return Err("no algorithms".into());
+        }
+        for name in &self.algorithms {
+            if !self.kind.algorithms().contains(&name.as_str()) {
+                return Err(format!(
+                    "{} has no algorithm {name:?} (it has {})",
+                    self.kind,
+                    self.kind.algorithms().join(", ")
+                ));
+            }
+        }
+        if self.limit == Some(0) {
+            return Err("limit must be at least 1".into());
+        }
+        if let Some(rules) = &self.rules {
+            if rules != "touching" && rules != "separated" {
+                return Err(format!(
+                    "rules must be \"touching\" or \"separated\", not {rules:?}"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_threads(threads: &[usize]) -> Result<(), String> {
+    if threads.is_empty() || threads.contains(&0) {
+        return Err("thread counts must be a non-empty list of numbers ≥ 1".into());
+    }
+    Ok(())
+}
+
+/// The suite's sets redirected to the files of `dir`: `dir/<kind>/` for each kind that has
+/// such a subfolder, or all of `dir` for the kind it is named after (`…/sudoku`). One set per
+/// kind, with the algorithms of all the suite's sets of that kind.
+fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchError> {
+    if !dir.is_dir() {
+        return Err(BenchError::Plan(format!(
+            "--datasets {}: not a folder",
+            dir.display()
+        )));
+    }
+    let mut redirected: Vec<SetSpec> = Vec::new();
+    for set in sets {
+        if let Some(existing) = redirected.iter_mut().find(|s| s.kind == set.kind) {
+            for algorithm in &set.algorithms {
+                if !existing.algorithms.contains(algorithm) {
+                    existing.algorithms.push(algorithm.clone());
+                }
+            }
+            continue;
+        }
+        let folder = if dir.join(set.kind.folder()).is_dir() {
+            dir.join(set.kind.folder())
+        } else if dir.file_name().is_some_and(|n| n == set.kind.folder()) {
+            dir.to_path_buf()
+        } else {
+            continue;
+        };
+        let files = data_files(&folder)?;
+        if files.is_empty() {
+            continue;
+        }
+        redirected.push(SetSpec {
+            datasets: files
+                .iter()
+                .map(|f| glob::Pattern::escape(&f.to_string_lossy()))
+                .collect(),
+            max_records: None,
+            ..set.clone()
+        });
+    }
+    if redirected.is_empty() {
+        return Err(BenchError::Plan(format!(
+            "--datasets {}: no data files of the suite's kinds ({}) there",
+            dir.display(),
+            sets.iter()
+                .map(|s| s.kind.folder())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(redirected)
+}
+
+/// The data files directly in `folder` (`.txt`, `.csv`, and those compressed with `.gz`),
+/// sorted by name.
+fn data_files(folder: &Path) -> Result<Vec<PathBuf>, BenchError> {
+    let entries = std::fs::read_dir(folder)
+        .map_err(|e| BenchError::Plan(format!("cannot list {}: {e}", folder.display())))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.is_file())
+        .filter(|path| {
+            let name = path.to_string_lossy();
+            let name = name.strip_suffix(".gz").unwrap_or(&name);
+            name.ends_with(".txt") || name.ends_with(".csv")
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The files matched by `patterns` (relative to `base`), in pattern order, each pattern's
+/// matches sorted; a pattern that matches nothing is an error.
+fn expand(base: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, BenchError> {
+    let mut files = Vec::new();
+    for pattern in patterns {
+        let full = if Path::new(pattern).is_absolute() {
+            pattern.clone()
+        } else {
+            format!(
+                "{}/{pattern}",
+                glob::Pattern::escape(&base.to_string_lossy())
+            )
+        };
+        let matches = glob::glob(&full)
+            .map_err(|e| BenchError::Plan(format!("bad dataset pattern {pattern:?}: {e}")))?;
+        let mut found: Vec<PathBuf> = matches
+            .filter_map(Result::ok)
+            .filter(|p| p.is_file())
+            .collect();
+        if found.is_empty() {
+            return Err(BenchError::Plan(format!(
+                "dataset {pattern:?} matches no file (looked in {})",
+                base.display()
+            )));
+        }
+        found.sort();
+        files.extend(found.into_iter().map(|p| clean(&p)));
+    }
+    Ok(files)
+}
+
+/// `p` without `./` components, so names read as written.
+fn clean(p: &Path) -> PathBuf {
+    p.components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_suite_parses_and_names_existing_datasets() {
+        let suite = Suite::parse(DEFAULT_SUITE, "default").unwrap();
+        let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let plan = suite.plan(base, &Overrides::default()).unwrap();
+        assert!(plan.datasets.iter().any(|d| d.kind == Kind::Sudoku));
+        assert!(plan.datasets.iter().any(|d| d.kind == Kind::Connect4));
+        assert!(plan.datasets.iter().any(|d| d.kind == Kind::Battleship));
+        assert!(plan.datasets.iter().all(|d| d.path.is_file()));
+    }
+
+    #[test]
+    fn bad_suites_say_what_is_wrong() {
+        let unknown_algorithm = r#"
+            name = "x"
+            [[set]]
+            kind = "sudoku"
+            datasets = ["a.txt"]
+            algorithms = ["quantum"]
+        "#;
+        let error = Suite::parse(unknown_algorithm, "x.toml").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "suite x.toml: set 1: sudoku has no algorithm \"quantum\" (it has dlx, backtrack)"
+        );
+        let error = Suite::parse("name = \"x\"\nset = []\n", "y.toml").unwrap_err();
+        assert_eq!(error.to_string(), "suite y.toml: the suite has no [[set]]");
+        let error = Suite::parse("name = 3", "z.toml").unwrap_err();
+        assert!(error.to_string().starts_with("suite z.toml: "), "{error}");
+    }
+
+    #[test]
+    fn overrides_narrow_the_plan() {
+        let suite = Suite::parse(DEFAULT_SUITE, "default").unwrap();
+        let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let overrides = Overrides {
+            algorithms: Some(vec!["backtrack".into()]),
+            threads: Some(vec![2]),
+            quick: true,
+            ..Overrides::default()
+        };
+        let plan = suite.plan(base, &overrides).unwrap();
+        assert!(plan
+            .datasets
+            .iter()
+            .all(|d| d.kind == Kind::Sudoku && d.algorithms == ["backtrack"]));
+        assert_eq!(plan.threads, [2]);
+        assert_eq!((plan.warmup, plan.max_repeats), (0, 1));
+
+        let folder = Overrides {
+            datasets_dir: Some(base.join("datasets/battleship")),
+            ..Overrides::default()
+        };
+        let plan = suite.plan(base, &folder).unwrap();
+        let names: Vec<&str> = plan.datasets.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["seed-field.txt", "separated-1k.txt", "touching-1k.txt"]
+        );
+    }
+
+    #[test]
+    fn a_pattern_matching_nothing_is_an_error() {
+        let suite = Suite::parse(
+            "name = \"x\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [\"nowhere/*.txt\"]\nalgorithms = [\"dlx\"]\n",
+            "x",
+        )
+        .unwrap();
+        let error = suite
+            .plan(Path::new("/tmp"), &Overrides::default())
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "dataset \"nowhere/*.txt\" matches no file (looked in /tmp)"
+        );
+    }
+}

@@ -1,0 +1,185 @@
+//! `puzzlebench bench`: run a suite, print a table, write the report folder.
+
+use super::*;
+
+use puzzlebench::bench::{self, BenchSummary, Event, External, Overrides, Suite};
+
+/// Compare algorithms, datasets and thread counts; write a report folder.
+#[derive(Debug, Args)]
+pub(super) struct BenchArgs {
+    /// Suite file (TOML). Default: the built-in suite over the repository's own datasets/
+    /// (benches/suites/default.toml), run from the repository root.
+    #[arg(long, value_name = "FILE")]
+    suite: Option<PathBuf>,
+    /// Run the suite's kinds on the data files of DIR instead: DIR/sudoku/, DIR/connect4/…,
+    /// or DIR itself when it is named after a kind (e.g. ../shared/datasets/sudoku).
+    #[arg(long, value_name = "DIR")]
+    datasets: Option<PathBuf>,
+    /// Only these algorithms, comma-separated (e.g. dlx,backtrack).
+    #[arg(long, value_delimiter = ',', value_name = "ALGOS")]
+    algos: Option<Vec<String>>,
+    /// Thread counts to compare, comma-separated (e.g. 1,2).
+    #[arg(long, value_delimiter = ',', value_name = "COUNTS")]
+    threads: Option<Vec<usize>>,
+    /// One timed run per measurement and no warm-up: a quick look, not figures to publish.
+    #[arg(long)]
+    quick: bool,
+    /// Add a program to compare on the Sudoku datasets, as NAME='COMMAND': it reads puzzles
+    /// on standard input, one per line, and writes one solution per line. Timed as a whole
+    /// process; its solutions are checked against ours. Repeatable.
+    #[arg(long, value_name = "NAME=COMMAND", value_parser = parse_external)]
+    external: Vec<External>,
+    /// Last part of the report folder's name (default: the suite's name).
+    #[arg(long)]
+    label: Option<String>,
+    /// Where report folders are made.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    reports: PathBuf,
+    /// No progress lines on standard error.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+fn parse_external(text: &str) -> Result<External, String> {
+    let (name, command) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=COMMAND, got {text:?}"))?;
+    let (name, command) = (name.trim(), command.trim());
+    if name.is_empty() || command.is_empty() {
+        return Err(format!("expected NAME=COMMAND, got {text:?}"));
+    }
+    Ok(External {
+        name: name.to_string(),
+        command: command.to_string(),
+    })
+}
+
+pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
+    let (suite, base) = match &args.suite {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read suite {}", path.display()))?;
+            let suite = Suite::parse(&text, &path.display().to_string())?;
+            let base = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
+            (suite, base)
+        }
+        None => (
+            Suite::parse(bench::DEFAULT_SUITE, "default")?,
+            PathBuf::from("."),
+        ),
+    };
+    let base = if base.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        base
+    };
+    let overrides = Overrides {
+        datasets_dir: args.datasets.clone(),
+        algorithms: args.algos.clone(),
+        threads: args.threads.clone(),
+        quick: args.quick,
+    };
+    let plan = suite.plan(&base, &overrides)?;
+    let started = std::time::Instant::now();
+    let quiet = args.quiet;
+    let mut on_event = |event: Event<'_>| {
+        if quiet {
+            return;
+        }
+        match event {
+            Event::Started {
+                index,
+                total,
+                dataset,
+                algorithm,
+                threads,
+            } => eprint!(
+                "[{index:>3}/{total}] {dataset} · {algorithm} · {} … ",
+                threads_text(threads)
+            ),
+            Event::Finished(result) => eprintln!(
+                "{} records/s ({} run{}){}",
+                thousands(bench::median(&result.rates)),
+                result.rates.len(),
+                if result.rates.len() == 1 { "" } else { "s" },
+                if result.disagreements > 0 {
+                    format!(", {} DISAGREE", result.disagreements)
+                } else {
+                    String::new()
+                }
+            ),
+        }
+    };
+    let results = bench::run_plan(&plan, &args.external, &mut on_event)?;
+    let summary = BenchSummary::new(&plan.name, &results);
+    let threads = plan.threads.iter().copied().max().unwrap_or(1);
+    let env = EnvInfo::collect(threads, std::env::args().collect());
+    let label = args.label.as_deref().unwrap_or(&plan.name);
+    let dir = bench::report_folder(&args.reports, &env, label)?;
+    bench::write_report(&dir, &summary, &results, &env)?;
+
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{:<34} {:<12} {:>7} {:>9} {:>13} {:>9} {:>8} {:>8} {:>9}",
+        "dataset",
+        "algorithm",
+        "threads",
+        "records",
+        "records/s",
+        "µs p50",
+        "speedup",
+        "vs best",
+        "disagree"
+    )?;
+    for row in &summary.runs {
+        writeln!(
+            out,
+            "{:<34} {:<12} {:>7} {:>9} {:>13} {:>9} {:>8} {:>8} {:>9}",
+            row.dataset,
+            row.algorithm,
+            threads_text(row.threads),
+            row.records,
+            thousands(row.records_per_s),
+            row.us_p50.map_or("-".into(), |us| format!("{us:.1}")),
+            row.speedup_vs_1_thread
+                .map_or("-".into(), |s| format!("{s:.2}×")),
+            format!("{:.2}", row.relative_to_fastest),
+            row.disagreements
+        )?;
+    }
+    let total = summary.total_disagreements();
+    writeln!(
+        out,
+        "{} measurements in {:.0} s; {}; report: {}",
+        summary.runs.len(),
+        started.elapsed().as_secs_f64(),
+        if total == 0 {
+            "all runs agree".to_string()
+        } else {
+            format!("{total} records DISAGREE (listed in the report)")
+        },
+        dir.join("summary.md").display()
+    )?;
+    Ok(exit_code(total))
+}
+
+fn threads_text(threads: Option<usize>) -> String {
+    match threads {
+        Some(n) => n.to_string(),
+        None => "process".into(),
+    }
+}
+
+/// `12345.6` as `12,346`.
+fn thousands(x: f64) -> String {
+    let digits = format!("{:.0}", x.max(0.0));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
