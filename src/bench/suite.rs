@@ -172,17 +172,19 @@ impl Suite {
                     )));
                 }
             }
+            // An algorithm the suite does not list runs where its kind runs whole files.
+            for name in keep {
+                if sets.iter().any(|set| set.algorithms.contains(name)) {
+                    continue;
+                }
+                for set in sets.iter_mut().filter(|set| {
+                    set.max_records.is_none() && set.kind.algorithms().contains(&name.as_str())
+                }) {
+                    set.algorithms.push(name.clone());
+                }
+            }
             for set in &mut sets {
                 set.algorithms.retain(|a| keep.contains(a));
-                if set.algorithms.is_empty() {
-                    // Algorithms asked for but not listed in this set: run those the
-                    // kind has, so `--algos` can add one the suite does not name.
-                    set.algorithms = keep
-                        .iter()
-                        .filter(|a| set.kind.algorithms().contains(&a.as_str()))
-                        .cloned()
-                        .collect();
-                }
             }
             sets.retain(|set| !set.algorithms.is_empty());
         }
@@ -274,8 +276,9 @@ fn check_threads(threads: &[usize]) -> Result<(), String> {
 }
 
 /// The suite's sets redirected to the files of `dir`: `dir/<kind>/` for each kind that has
-/// such a subfolder, or all of `dir` for the kind it is named after (`…/sudoku`). One set per
-/// kind, with the algorithms of all the suite's sets of that kind.
+/// such a subfolder, or all of `dir` for the kind it is named after (`…/sudoku`). Sets of a
+/// kind with the same `max_records` become one, with all their algorithms, so an algorithm
+/// the suite runs on the first records only still does.
 fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchError> {
     if !dir.is_dir() {
         return Err(BenchError::Plan(format!(
@@ -285,7 +288,10 @@ fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchEr
     }
     let mut redirected: Vec<SetSpec> = Vec::new();
     for set in sets {
-        if let Some(existing) = redirected.iter_mut().find(|s| s.kind == set.kind) {
+        if let Some(existing) = redirected
+            .iter_mut()
+            .find(|s| s.kind == set.kind && s.max_records == set.max_records)
+        {
             for algorithm in &set.algorithms {
                 if !existing.algorithms.contains(algorithm) {
                     existing.algorithms.push(algorithm.clone());
@@ -309,10 +315,20 @@ fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchEr
                 .iter()
                 .map(|f| glob::Pattern::escape(&f.to_string_lossy()))
                 .collect(),
-            max_records: None,
             ..set.clone()
         });
     }
+    // An algorithm that runs on whole files does not also run on their first records.
+    let whole: Vec<(Kind, String)> = redirected
+        .iter()
+        .filter(|s| s.max_records.is_none())
+        .flat_map(|s| s.algorithms.iter().map(|a| (s.kind, a.clone())))
+        .collect();
+    for set in redirected.iter_mut().filter(|s| s.max_records.is_some()) {
+        set.algorithms
+            .retain(|a| !whole.contains(&(set.kind, a.clone())));
+    }
+    redirected.retain(|s| !s.algorithms.is_empty());
     if redirected.is_empty() {
         return Err(BenchError::Plan(format!(
             "--datasets {}: no data files of the suite's kinds ({}) there",

@@ -121,7 +121,7 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     writeln!(
         out,
-        "{:<34} {:<12} {:>7} {:>9} {:>13} {:>9} {:>8} {:>8} {:>9}",
+        "{:<40} {:<10} {:>7} {:>8} {:>11} {:>9} {:>7} {:>7} {:>8}",
         "dataset",
         "algorithm",
         "threads",
@@ -135,7 +135,7 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     for row in &summary.runs {
         writeln!(
             out,
-            "{:<34} {:<12} {:>7} {:>9} {:>13} {:>9} {:>8} {:>8} {:>9}",
+            "{:<40} {:<10} {:>7} {:>8} {:>11} {:>9} {:>7} {:>7} {:>8}",
             row.dataset,
             row.algorithm,
             threads_text(row.threads),
