@@ -263,7 +263,7 @@ fn an_external_program_that_agrees_passes_and_one_that_lies_fails() {
 }
 
 #[test]
-fn a_failing_external_program_or_a_bad_suite_stops_with_exit_code_2() {
+fn a_failing_external_program_fails_its_run_and_a_bad_suite_stops_the_bench() {
     let tmp = tempfile::tempdir().unwrap();
     let (puzzles, _) = puzzles_and_solutions(tmp.path(), 3);
     let suite = suite_over(tmp.path(), &puzzles);
@@ -278,11 +278,14 @@ fn a_failing_external_program_or_a_bad_suite_stops_with_exit_code_2() {
         "--external",
         "broken=echo no such solver >&2; exit 3",
     ]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("all runs agree; 1 runs FAILED"), "{stdout}");
+    let failure = "external broken: `echo no such solver >&2; exit 3` failed (exit status: 3): no such solver";
+    let md = fs::read_to_string(report_dir(&reports).join("summary.md")).unwrap();
     assert!(
-        stderr.contains("external broken: `echo no such solver >&2; exit 3` failed (exit status: 3): no such solver"),
-        "{stderr}"
+        md.contains(&format!("**broken failed on puzzles.txt**: {failure}")),
+        "{md}"
     );
 
     let bad = tmp.path().join("bad.toml");

@@ -14,7 +14,7 @@ mod stats;
 pub use input::{InputFormat, InputSpec};
 pub use progress::{NoProgress, Progress, TerminalProgress};
 pub use runner::{run, RowSink, RunOptions};
-pub use stats::{LatencySummary, RunStats};
+pub use stats::{latency_histogram, LatencySummary, RunStats};
 
 use thiserror::Error;
 

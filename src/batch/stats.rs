@@ -53,9 +53,7 @@ impl RunStats {
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
             threads,
-            // Three significant digits from 1 ns to an hour; longer records saturate.
-            latency_ns: Histogram::new_with_bounds(1, 3_600_000_000_000, 3)
-                .expect("these bounds and precision are valid"),
+            latency_ns: latency_histogram(),
         }
     }
 
@@ -117,6 +115,13 @@ impl RunStats {
             max: micros(h.max()),
         }
     }
+}
+
+/// An empty histogram of per-record nanoseconds: three significant digits from 1 ns to an
+/// hour; longer records saturate.
+pub fn latency_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 3_600_000_000_000, 3)
+        .expect("these bounds and precision are valid")
 }
 
 fn per_second(records: u64, time: Duration) -> f64 {

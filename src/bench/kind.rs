@@ -65,10 +65,11 @@ impl Kind {
 
     /// A record's answer from its status and answer columns: what two algorithms must agree
     /// on. A Sudoku with several solutions is compared by status alone (each algorithm may
-    /// find a different first solution).
-    pub(super) fn answer(self, status: &str, values: &[String]) -> Answer {
+    /// find a different first solution), and so is every Sudoku when fewer than 2 solutions
+    /// are counted (`solved` then does not mean unique).
+    pub(super) fn answer(self, status: &str, values: &[String], limit: u64) -> Answer {
         let value = match self {
-            Kind::Sudoku => (status == "solved").then(|| values[0].clone()),
+            Kind::Sudoku => (status == "solved" && limit >= 2).then(|| values[0].clone()),
             Kind::Connect4 | Kind::Battleship => Some(values.join(" ")),
         };
         Answer {
@@ -98,7 +99,7 @@ impl Kind {
                     expected_column: None,
                     with_expected: input.format == InputFormat::Csv,
                 };
-                measure_job(self, &job, &input, threads, dataset.max_records, timing)
+                measure_job(self, &job, &input, threads, dataset, timing)
             }
             Kind::Connect4 => {
                 let job = connect4::ValidateJob {
@@ -109,7 +110,7 @@ impl Kind {
                     after_end: AfterEnd::Error,
                     column: None,
                 };
-                measure_job(self, &job, &input, threads, dataset.max_records, timing)
+                measure_job(self, &job, &input, threads, dataset, timing)
             }
             Kind::Battleship => {
                 let rules = match dataset.rules.as_str() {
@@ -123,7 +124,7 @@ impl Kind {
                     format: FieldFormat::Auto,
                     count: false,
                 };
-                measure_job(self, &job, &input, threads, dataset.max_records, timing)
+                measure_job(self, &job, &input, threads, dataset, timing)
             }
         }
     }
@@ -172,12 +173,15 @@ mod tests {
 
     #[test]
     fn several_solutions_compare_by_status_alone() {
-        let a = Kind::Sudoku.answer("multiple", &["123".into()]);
-        let b = Kind::Sudoku.answer("multiple", &["321".into()]);
+        let a = Kind::Sudoku.answer("multiple", &["123".into()], 2);
+        let b = Kind::Sudoku.answer("multiple", &["321".into()], 2);
         assert_eq!(a, b);
-        let c = Kind::Sudoku.answer("solved", &["123".into()]);
-        let d = Kind::Sudoku.answer("solved", &["321".into()]);
+        let c = Kind::Sudoku.answer("solved", &["123".into()], 2);
+        let d = Kind::Sudoku.answer("solved", &["321".into()], 2);
         assert_ne!(c, d);
         assert_eq!(c.to_string(), "solved 123");
+        let e = Kind::Sudoku.answer("solved", &["123".into()], 1);
+        let f = Kind::Sudoku.answer("solved", &["321".into()], 1);
+        assert_eq!(e, f);
     }
 }

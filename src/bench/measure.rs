@@ -13,6 +13,7 @@ use crate::batch::{
 };
 
 use super::kind::{Answer, Kind};
+use super::suite::PlannedDataset;
 use super::BenchError;
 
 /// How long and how often to time.
@@ -61,54 +62,81 @@ pub(super) fn measure_job<J: Job>(
     job: &J,
     input: &InputSpec,
     threads: usize,
-    max_records: Option<usize>,
+    dataset: &PlannedDataset,
     timing: &Timing,
 ) -> Result<Measurement, BenchError> {
+    let (limit, max_records) = (dataset.limit, dataset.max_records);
     let options = RunOptions {
         threads,
         max_records: max_records.map(|n| n as u64),
         ..RunOptions::default()
     };
     let inputs = std::slice::from_ref(input);
+    // The first run (a warm-up one if there is one) collects the answers; the others write
+    // to a sink that does nothing, so timed runs measure the job and the runner alone.
+    let mut answers = AnswerSink::new(kind, limit);
+    let mut collected = false;
     for _ in 0..timing.warmup {
-        let mut sink = AnswerSink::new(kind);
-        batch::run(job, inputs, &mut sink, &NoProgress, &options)?;
+        if collected {
+            batch::run(job, inputs, &mut NullSink, &NoProgress, &options)?;
+        } else {
+            batch::run(job, inputs, &mut answers, &NoProgress, &options)?;
+            collected = true;
+        }
     }
-    let mut first: Option<(AnswerSink, Vec<(String, u64)>)> = None;
     let mut rates = Vec::new();
-    let mut latency = Histogram::<u64>::new_with_bounds(1, 3_600_000_000_000, 3)
-        .expect("these bounds and precision are valid");
+    let mut latency = crate::batch::latency_histogram();
     let mut records = 0;
+    let mut statuses = Vec::new();
     let mut timed = Duration::ZERO;
     while rates.len() < timing.max_repeats.max(1)
         && (rates.is_empty() || timed.as_secs_f64() < timing.min_time)
     {
-        let mut sink = AnswerSink::new(kind);
-        let stats = batch::run(job, inputs, &mut sink, &NoProgress, &options)?;
+        let stats = if collected {
+            batch::run(job, inputs, &mut NullSink, &NoProgress, &options)?
+        } else {
+            collected = true;
+            batch::run(job, inputs, &mut answers, &NoProgress, &options)?
+        };
         timed += stats.wall;
         records = stats.records;
         rates.push(stats.records_per_second());
         latency
             .add(&stats.latency_ns)
             .expect("histograms with the same bounds add");
-        if first.is_none() {
-            first = Some((sink, stats.statuses.clone()));
-        }
+        statuses = stats.statuses;
     }
-    let (sink, statuses) = first.expect("at least one timed run");
     Ok(Measurement {
         records,
         rates,
         latency_ns: Some(latency),
         statuses,
-        effort: sink.effort(),
-        answers: sink.answers,
+        effort: answers.effort(),
+        answers: answers.answers,
     })
+}
+
+/// Discards rows.
+struct NullSink;
+
+impl RowSink for NullSink {
+    fn begin(&mut self, _columns: &[String]) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn write_row(&mut self, _row: &[Value]) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Collects each row's answer and effort.
 struct AnswerSink {
     kind: Kind,
+    limit: u64,
     line: usize,
     status: usize,
     answer: Vec<Option<usize>>,
@@ -120,9 +148,10 @@ struct AnswerSink {
 }
 
 impl AnswerSink {
-    fn new(kind: Kind) -> Self {
+    fn new(kind: Kind, limit: u64) -> Self {
         AnswerSink {
             kind,
+            limit,
             line: 0,
             status: 0,
             answer: Vec::new(),
@@ -170,7 +199,7 @@ impl RowSink for AnswerSink {
             })
             .collect();
         self.answers
-            .push((line, self.kind.answer(&status, &values)));
+            .push((line, self.kind.answer(&status, &values, self.limit)));
         if let Some(Value::Int(effort)) = self.effort.and_then(|i| row.get(i)) {
             self.effort_sum += *effort as f64;
             self.effort_count += 1;
@@ -196,8 +225,13 @@ pub(super) fn record_texts(
             Ok(())
         }
         fn write_row(&mut self, row: &[Value]) -> io::Result<()> {
-            if let (Value::Int(line), Value::Text(text)) = (&row[0], &row[2]) {
-                self.0.push((*line, text.clone()));
+            // An unreadable record is given as an empty line, so that answers stay aligned.
+            if let Value::Int(line) = row[0] {
+                let text = match &row[2] {
+                    Value::Text(text) => text.clone(),
+                    _ => String::new(),
+                };
+                self.0.push((line, text));
             }
             Ok(())
         }
@@ -330,8 +364,11 @@ fn run_external(name: &str, command: &str, input: &str) -> Result<(String, Durat
             let _ = stderr.read_to_string(&mut text);
             text
         });
-        let mut output = String::new();
-        let read = stdout.read_to_string(&mut output).map(|_| output);
+        let mut output = Vec::new();
+        // Output that is not UTF-8 is kept, garbled: it then shows as disagreements.
+        let read = stdout
+            .read_to_end(&mut output)
+            .map(|_| String::from_utf8_lossy(&output).into_owned());
         (
             read,
             writer.join().expect("the writer thread does not panic"),

@@ -101,6 +101,11 @@ impl BenchSummary {
         self.runs.iter().map(|r| r.disagreements).sum()
     }
 
+    /// Runs that failed.
+    pub fn failures(&self) -> u64 {
+        self.runs.iter().filter(|r| !r.failure.is_empty()).count() as u64
+    }
+
     /// `summary.csv`: a header and one row per measurement.
     pub fn to_csv(&self) -> String {
         let mut writer = csv::Writer::from_writer(Vec::new());
@@ -144,6 +149,14 @@ impl BenchSummary {
         } else {
             format!("**{total} records disagree** — listed at the end.\n\n")
         });
+        for row in self.runs.iter().filter(|r| !r.failure.is_empty()) {
+            md.push_str(&format!(
+                "**{} failed on {}**: {}\n\n",
+                row.algorithm,
+                row.dataset,
+                cell(&row.failure)
+            ));
+        }
         for (file, title) in
             CHART_FILES
                 .iter()

@@ -14,8 +14,35 @@ use super::BenchError;
 /// Disagreements listed per run at most (all are counted).
 const LISTED_DISAGREEMENTS: usize = 20;
 
-/// The name of a file's first run and its answers, once it has run.
-type Reference = Option<(String, Vec<(u64, Answer)>)>;
+/// The reference answers of a file (for one limit and rules): each record's first answer
+/// by line number, with the name of the run that gave it.
+#[derive(Default)]
+struct Reference {
+    runs: Vec<String>,
+    answers: HashMap<u64, (Answer, usize)>,
+}
+
+impl Reference {
+    /// Compares `answers` of run `name` with the reference, adding the records it does not
+    /// have yet (a run on a file's first records leaves the rest to later runs).
+    fn check(&mut self, name: String, answers: Vec<(u64, Answer)>, result: &mut RunResult) {
+        let run = self.runs.len();
+        self.runs.push(name);
+        for (line, answer) in answers {
+            match self.answers.get(&line) {
+                Some((expected, by)) => {
+                    if *expected != answer {
+                        let (want, got) = (expected.to_string(), answer.to_string());
+                        note(result, &self.runs[*by], line, want, got);
+                    }
+                }
+                None => {
+                    self.answers.insert(line, (answer, run));
+                }
+            }
+        }
+    }
+}
 
 /// An external program compared with the built-in algorithms on the Sudoku datasets: it reads
 /// puzzles on standard input, one per line, and writes one answer (the solution) per line.
@@ -52,6 +79,8 @@ pub struct RunResult {
     pub disagreements: u64,
     /// The first of them.
     pub listed: Vec<Disagreement>,
+    /// Why the run failed (an external program that could not run), if it did.
+    pub failure: Option<String>,
 }
 
 /// A record on which a run disagrees with the dataset's first run.
@@ -104,25 +133,31 @@ pub fn run_plan(
         min_time: plan.min_time,
         max_repeats: plan.max_repeats,
     };
+    let externals_on = |d: &PlannedDataset| if takes_externals(d) { externals } else { &[] };
     let total: usize = plan
         .datasets
         .iter()
-        .map(|d| {
-            d.algorithms.len() * plan.threads.len()
-                + if d.kind == Kind::Sudoku {
-                    externals.len()
-                } else {
-                    0
-                }
-        })
+        .map(|d| d.algorithms.len() * plan.threads.len() + externals_on(d).len())
         .sum();
+    if !externals.is_empty() && plan.datasets.iter().all(|d| !takes_externals(d)) {
+        return Err(BenchError::Plan(
+            "--external: no dataset of the suite takes external programs (Sudoku datasets \
+             whose set does not say external = false)"
+                .into(),
+        ));
+    }
     let mut index = 0;
     let mut results = Vec::new();
-    // The first run on each file is the reference of every later run on it, also of runs
-    // on its first records only (`max_records`).
-    let mut references: HashMap<&Path, Reference> = HashMap::new();
+    // Every record's first answer is the reference for later runs on the same file with
+    // the same settings, whether they run the whole file or its first records.
+    let mut references: HashMap<(&Path, u64, &str), Reference> = HashMap::new();
     for dataset in &plan.datasets {
-        let reference = references.entry(dataset.path.as_path()).or_default();
+        let key = (
+            dataset.path.as_path(),
+            dataset.limit,
+            dataset.rules.as_str(),
+        );
+        let reference = references.entry(key).or_default();
         for algorithm in &dataset.algorithms {
             for &threads in &plan.threads {
                 index += 1;
@@ -133,16 +168,21 @@ pub fn run_plan(
                     algorithm,
                     threads: Some(threads),
                 });
-                let measurement = dataset.kind.measure(dataset, algorithm, threads, &timing)?;
-                let result = compare_builtin(dataset, algorithm, threads, measurement, reference);
+                let mut measurement = dataset.kind.measure(dataset, algorithm, threads, &timing)?;
+                let answers = std::mem::take(&mut measurement.answers);
+                let mut result = builtin_result(dataset, algorithm, threads, measurement);
+                reference.check(format!("{algorithm} ×{threads}"), answers, &mut result);
                 on_event(Event::Finished(&result));
                 results.push(result);
             }
         }
-        if dataset.kind != Kind::Sudoku || externals.is_empty() {
+        if externals_on(dataset).is_empty() {
             continue;
         }
         let texts = record_texts(&input_spec(&dataset.path), dataset.max_records)?;
+        if texts.is_empty() {
+            continue;
+        }
         let puzzles: Vec<String> = texts.iter().map(|(_, text)| text.clone()).collect();
         for external in externals {
             index += 1;
@@ -153,22 +193,28 @@ pub fn run_plan(
                 algorithm: &external.name,
                 threads: None,
             });
-            let runs = measure_external(&external.name, &external.command, &puzzles, &timing)?;
             let mut result = RunResult {
                 kind: dataset.kind,
                 dataset: dataset.name.clone(),
                 algorithm: external.name.clone(),
                 threads: None,
                 records: puzzles.len() as u64,
-                rates: runs.rates,
+                rates: Vec::new(),
                 latency_ns: None,
                 statuses: Vec::new(),
                 effort: None,
                 disagreements: 0,
                 listed: Vec::new(),
+                failure: None,
             };
-            if let Some((reference_name, answers)) = reference.as_ref() {
-                compare_external(&mut result, reference_name, answers, &runs.lines);
+            // A program that fails on one dataset (say, one of a size it cannot read) is
+            // reported, and the others still run.
+            match measure_external(&external.name, &external.command, &puzzles, &timing) {
+                Ok(runs) => {
+                    result.rates = runs.rates;
+                    compare_external(&mut result, reference, &texts, &runs.lines);
+                }
+                Err(error) => result.failure = Some(error.to_string()),
             }
             on_event(Event::Finished(&result));
             results.push(result);
@@ -177,16 +223,14 @@ pub fn run_plan(
     Ok(results)
 }
 
-/// A built-in run's result, its answers compared with the dataset's first run (or kept as
-/// the reference if it is the first).
-fn compare_builtin(
+/// A built-in run's result, before its answers are compared.
+fn builtin_result(
     dataset: &PlannedDataset,
     algorithm: &str,
     threads: usize,
     measurement: Measurement,
-    reference: &mut Reference,
 ) -> RunResult {
-    let mut result = RunResult {
+    RunResult {
         kind: dataset.kind,
         dataset: dataset.name.clone(),
         algorithm: algorithm.to_string(),
@@ -198,35 +242,33 @@ fn compare_builtin(
         effort: measurement.effort,
         disagreements: 0,
         listed: Vec::new(),
-    };
-    match reference {
-        None => *reference = Some((format!("{algorithm} ×{threads}"), measurement.answers)),
-        Some((reference_name, expected)) => {
-            // Runs on the first records only compare those.
-            for (want, got) in expected.iter().zip(&measurement.answers) {
-                if want.1 != got.1 {
-                    let (line, want, got) = (want.0, want.1.to_string(), got.1.to_string());
-                    note(&mut result, reference_name, line, want, got);
-                }
-            }
-        }
+        failure: None,
     }
-    result
 }
 
-/// Checks an external program's output lines against the reference answers: each record the
-/// reference solved uniquely must get exactly its solution; every record must get a line.
+/// Whether external programs run on `dataset`: Sudoku datasets whose set allows it.
+fn takes_externals(dataset: &PlannedDataset) -> bool {
+    dataset.kind == Kind::Sudoku && dataset.external
+}
+
+/// Checks an external program's output lines against the reference answers of the records
+/// it was given (`records`, by line number): each record the reference solved uniquely must
+/// get exactly its solution; every record must get a line.
 fn compare_external(
     result: &mut RunResult,
-    reference_name: &str,
-    expected: &[(u64, Answer)],
+    reference: &Reference,
+    records: &[(u64, String)],
     lines: &[String],
 ) {
-    for (i, (line, answer)) in expected.iter().enumerate() {
+    for (i, (line, _)) in records.iter().enumerate() {
+        let Some((answer, by)) = reference.answers.get(line) else {
+            continue;
+        };
+        let by = &reference.runs[*by];
         match lines.get(i) {
             None => note(
                 result,
-                reference_name,
+                by,
                 *line,
                 answer.to_string(),
                 "no answer line".into(),
@@ -234,24 +276,19 @@ fn compare_external(
             Some(got) => {
                 if let Some(value) = answer.value.as_ref().filter(|_| answer.status == "solved") {
                     if got != value {
-                        note(
-                            result,
-                            reference_name,
-                            *line,
-                            answer.to_string(),
-                            got.clone(),
-                        );
+                        note(result, by, *line, answer.to_string(), got.clone());
                     }
                 }
             }
         }
     }
-    if lines.len() > expected.len() {
+    if lines.len() > records.len() {
+        let by = reference.runs.first().map_or("", String::as_str);
         note(
             result,
-            reference_name,
+            by,
             0,
-            format!("{} answer lines", expected.len()),
+            format!("{} answer lines", records.len()),
             format!("{} answer lines", lines.len()),
         );
     }
@@ -296,27 +333,71 @@ mod tests {
             effort: None,
             disagreements: 0,
             listed: Vec::new(),
+            failure: None,
         }
     }
 
     #[test]
     fn external_answers_are_checked_where_the_solution_is_unique() {
-        let expected = vec![
-            (1, answer("solved", Some("123"))),
-            (2, answer("multiple", None)),
-            (3, answer("solved", Some("456"))),
-        ];
+        let mut reference = Reference::default();
+        let mut first = empty_result();
+        reference.check(
+            "dlx ×1".into(),
+            vec![
+                (1, answer("solved", Some("123"))),
+                (2, answer("multiple", None)),
+                (3, answer("solved", Some("456"))),
+            ],
+            &mut first,
+        );
+        assert_eq!(first.disagreements, 0);
+        let records: Vec<(u64, String)> = (1..=3).map(|l| (l, String::new())).collect();
         let mut result = empty_result();
         let lines = ["123".to_string(), "anything".into(), "457".into()];
-        compare_external(&mut result, "dlx ×1", &expected, &lines);
+        compare_external(&mut result, &reference, &records, &lines);
         assert_eq!(result.disagreements, 1);
         assert_eq!(result.listed[0].line, 3);
         assert_eq!(result.listed[0].expected, "solved 456");
         assert_eq!(result.listed[0].got, "457");
 
         let mut short = empty_result();
-        compare_external(&mut short, "dlx ×1", &expected, &lines[..1]);
+        compare_external(&mut short, &reference, &records, &lines[..1]);
         assert_eq!(short.disagreements, 2);
         assert_eq!(short.listed[1].got, "no answer line");
+
+        // Given only the first record, only that one is checked.
+        let mut first_only = empty_result();
+        compare_external(&mut first_only, &reference, &records[..1], &lines[..1]);
+        assert_eq!(first_only.disagreements, 0);
+    }
+
+    #[test]
+    fn runs_on_first_records_and_whole_files_check_each_other() {
+        let mut reference = Reference::default();
+        let mut part = empty_result();
+        reference.check(
+            "backtrack ×1".into(),
+            vec![(1, answer("solved", Some("1")))],
+            &mut part,
+        );
+        let mut whole = empty_result();
+        reference.check(
+            "dlx ×1".into(),
+            vec![
+                (1, answer("solved", Some("2"))),
+                (2, answer("solved", Some("3"))),
+            ],
+            &mut whole,
+        );
+        assert_eq!(whole.disagreements, 1);
+        assert_eq!(whole.listed[0].reference, "backtrack ×1");
+        let mut again = empty_result();
+        reference.check(
+            "dlx ×2".into(),
+            vec![(2, answer("solved", Some("4")))],
+            &mut again,
+        );
+        assert_eq!(again.disagreements, 1);
+        assert_eq!(again.listed[0].reference, "dlx ×1");
     }
 }

@@ -67,6 +67,8 @@ pub struct SummaryRow {
     pub disagreements: u64,
     /// Records per status, as `status=count` joined by `;`.
     pub statuses: String,
+    /// Why the run failed, or empty.
+    pub failure: String,
 }
 
 /// The summary table of `results`, in the same order.
@@ -100,7 +102,7 @@ pub fn summary_rows(results: &[RunResult]) -> Vec<SummaryRow> {
                 records: r.records,
                 repeats: r.rates.len(),
                 records_per_s: round(own),
-                records_per_s_min: round(r.rates.iter().copied().fold(f64::INFINITY, f64::min)),
+                records_per_s_min: round(r.rates.iter().copied().reduce(f64::min).unwrap_or(0.0)),
                 records_per_s_max: round(r.rates.iter().copied().fold(0.0, f64::max)),
                 us_mean: round(match latency {
                     Some(h) => h.mean() / 1e3,
@@ -130,6 +132,7 @@ pub fn summary_rows(results: &[RunResult]) -> Vec<SummaryRow> {
                     .map(|(s, n)| format!("{s}={n}"))
                     .collect::<Vec<_>>()
                     .join(";"),
+                failure: r.failure.clone().unwrap_or_default(),
             }
         })
         .collect()
@@ -198,6 +201,7 @@ mod tests {
             }),
             disagreements: 0,
             listed: Vec::new(),
+            failure: None,
         }
     }
 

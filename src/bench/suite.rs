@@ -52,6 +52,9 @@ pub struct SetSpec {
     /// Only the first this many records of each dataset (for algorithms too slow for the
     /// whole file); the report says how many records ran.
     pub max_records: Option<usize>,
+    /// Whether `--external` programs run on these datasets too (default true; false for
+    /// datasets most programs cannot read, such as 16×16 Sudoku).
+    pub external: Option<bool>,
 }
 
 fn default_min_time() -> f64 {
@@ -87,6 +90,8 @@ pub struct PlannedDataset {
     pub rules: String,
     /// Records to run at most.
     pub max_records: Option<usize>,
+    /// Whether external programs run on it.
+    pub external: bool,
 }
 
 /// What to run: the suite's datasets resolved to files, and its timing settings.
@@ -188,31 +193,42 @@ impl Suite {
             }
             sets.retain(|set| !set.algorithms.is_empty());
         }
-        let mut datasets = Vec::new();
+        let mut datasets: Vec<PlannedDataset> = Vec::new();
         for set in &sets {
             for path in expand(base, &set.datasets)? {
-                let file = path.file_name().map_or_else(
-                    || path.display().to_string(),
-                    |n| n.to_string_lossy().into(),
-                );
-                // A run on part of a file is a dataset of its own in tables and charts.
-                let name = match set.max_records {
-                    Some(n) => format!("{file} (first {n})"),
-                    None => file,
-                };
-                datasets.push(PlannedDataset {
+                let planned = PlannedDataset {
                     kind: set.kind,
+                    name: dataset_name(&path, set),
                     path,
-                    name,
                     algorithms: set.algorithms.clone(),
                     limit: set.limit.unwrap_or(2),
                     rules: set.rules.clone().unwrap_or_else(|| "touching".into()),
                     max_records: set.max_records,
-                });
+                    external: set.external.unwrap_or(true),
+                };
+                // The same file with the same settings in several sets runs once, with all
+                // their algorithms.
+                match datasets.iter_mut().find(|d| d.same_runs(&planned)) {
+                    Some(existing) => {
+                        for algorithm in planned.algorithms {
+                            if !existing.algorithms.contains(&algorithm) {
+                                existing.algorithms.push(algorithm);
+                            }
+                        }
+                        existing.external |= planned.external;
+                    }
+                    None => datasets.push(planned),
+                }
             }
         }
         if datasets.is_empty() {
-            return Err(BenchError::Plan("nothing to run".into()));
+            return Err(BenchError::Plan(match &overrides.algorithms {
+                Some(keep) => format!(
+                    "nothing to run: no dataset of the suite runs {}",
+                    keep.join(", ")
+                ),
+                None => "nothing to run".into(),
+            }));
         }
         let threads = match &overrides.threads {
             Some(threads) => {
@@ -237,6 +253,42 @@ impl Suite {
     }
 }
 
+impl PlannedDataset {
+    /// Whether `other` is the same file run with the same settings.
+    fn same_runs(&self, other: &PlannedDataset) -> bool {
+        self.kind == other.kind
+            && self.path == other.path
+            && self.limit == other.limit
+            && self.rules == other.rules
+            && self.max_records == other.max_records
+    }
+}
+
+/// A dataset's name in tables and charts: the file name, with the settings that make it a
+/// dataset of its own — `(first N)` for part of a file, the rules or limit if not the
+/// default.
+fn dataset_name(path: &Path, set: &SetSpec) -> String {
+    let file = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    );
+    let mut notes = Vec::new();
+    if let Some(n) = set.max_records {
+        notes.push(format!("first {n}"));
+    }
+    if let Some(limit) = set.limit.filter(|&l| l != 2) {
+        notes.push(format!("limit {limit}"));
+    }
+    if let Some(rules) = set.rules.as_ref().filter(|r| *r != "touching") {
+        notes.push(rules.clone());
+    }
+    if notes.is_empty() {
+        file
+    } else {
+        format!("{file} ({})", notes.join(", "))
+    }
+}
+
 impl SetSpec {
     fn check(&self) -> Result<(), String> {
         if self.datasets.is_empty() {
@@ -257,6 +309,9 @@ impl SetSpec {
         if self.limit == Some(0) {
             return Err("limit must be at least 1".into());
         }
+        if self.max_records == Some(0) {
+            return Err("max_records must be at least 1".into());
+        }
         if let Some(rules) = &self.rules {
             if rules != "touching" && rules != "separated" {
                 return Err(format!(
@@ -276,9 +331,9 @@ fn check_threads(threads: &[usize]) -> Result<(), String> {
 }
 
 /// The suite's sets redirected to the files of `dir`: `dir/<kind>/` for each kind that has
-/// such a subfolder, or all of `dir` for the kind it is named after (`…/sudoku`). Sets of a
-/// kind with the same `max_records` become one, with all their algorithms, so an algorithm
-/// the suite runs on the first records only still does.
+/// such a subfolder, or all of `dir` for the kind it is named after (`…/sudoku`). Each set
+/// keeps its algorithms and settings (so an algorithm run on the first records only still
+/// is); the same file with the same settings then runs once.
 fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchError> {
     if !dir.is_dir() {
         return Err(BenchError::Plan(format!(
@@ -288,17 +343,6 @@ fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchEr
     }
     let mut redirected: Vec<SetSpec> = Vec::new();
     for set in sets {
-        if let Some(existing) = redirected
-            .iter_mut()
-            .find(|s| s.kind == set.kind && s.max_records == set.max_records)
-        {
-            for algorithm in &set.algorithms {
-                if !existing.algorithms.contains(algorithm) {
-                    existing.algorithms.push(algorithm.clone());
-                }
-            }
-            continue;
-        }
         let folder = if dir.join(set.kind.folder()).is_dir() {
             dir.join(set.kind.folder())
         } else if dir.file_name().is_some_and(|n| n == set.kind.folder()) {
@@ -318,17 +362,6 @@ fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchEr
             ..set.clone()
         });
     }
-    // An algorithm that runs on whole files does not also run on their first records.
-    let whole: Vec<(Kind, String)> = redirected
-        .iter()
-        .filter(|s| s.max_records.is_none())
-        .flat_map(|s| s.algorithms.iter().map(|a| (s.kind, a.clone())))
-        .collect();
-    for set in redirected.iter_mut().filter(|s| s.max_records.is_some()) {
-        set.algorithms
-            .retain(|a| !whole.contains(&(set.kind, a.clone())));
-    }
-    redirected.retain(|s| !s.algorithms.is_empty());
     if redirected.is_empty() {
         return Err(BenchError::Plan(format!(
             "--datasets {}: no data files of the suite's kinds ({}) there",
@@ -382,7 +415,8 @@ fn expand(base: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, BenchError> 
             .collect();
         if found.is_empty() {
             return Err(BenchError::Plan(format!(
-                "dataset {pattern:?} matches no file (looked in {})",
+                "dataset {pattern:?} matches no file (looked in {}; the built-in suite runs \
+                 from the repository root, or name files with --suite or --datasets)",
                 base.display()
             )));
         }
@@ -458,10 +492,50 @@ mod tests {
         };
         let plan = suite.plan(base, &folder).unwrap();
         let names: Vec<&str> = plan.datasets.iter().map(|d| d.name.as_str()).collect();
+        // Each set keeps its rules, so both rules run on every file of the folder.
         assert_eq!(
             names,
-            ["seed-field.txt", "separated-1k.txt", "touching-1k.txt"]
+            [
+                "seed-field.txt",
+                "separated-1k.txt",
+                "touching-1k.txt",
+                "seed-field.txt (separated)",
+                "separated-1k.txt (separated)",
+                "touching-1k.txt (separated)"
+            ]
         );
+
+        // Sets keep their algorithms and first-records limits; the same file with the same
+        // settings runs once.
+        let folder = Overrides {
+            datasets_dir: Some(base.join("datasets/sudoku")),
+            ..Overrides::default()
+        };
+        let plan = suite.plan(base, &folder).unwrap();
+        let runs: Vec<(String, Vec<String>, bool)> = plan
+            .datasets
+            .iter()
+            .map(|d| (d.name.clone(), d.algorithms.clone(), d.external))
+            .collect();
+        let files = [
+            "generated-16x16-20.txt",
+            "generated-1k.csv",
+            "generated-hard-200.txt",
+            "mixed.txt",
+            "seed-puzzles.csv",
+        ];
+        let mut expected: Vec<(String, Vec<String>, bool)> = files
+            .iter()
+            .map(|f| (f.to_string(), vec!["dlx".to_string()], true))
+            .collect();
+        expected.extend(files.iter().map(|f| {
+            (
+                format!("{f} (first 100)"),
+                vec!["dlx".to_string(), "backtrack".to_string()],
+                true,
+            )
+        }));
+        assert_eq!(runs, expected);
     }
 
     #[test]
@@ -476,7 +550,8 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             error.to_string(),
-            "dataset \"nowhere/*.txt\" matches no file (looked in /tmp)"
+            "dataset \"nowhere/*.txt\" matches no file (looked in /tmp; the built-in suite runs \
+             from the repository root, or name files with --suite or --datasets)"
         );
     }
 }

@@ -97,6 +97,9 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
                 "[{index:>3}/{total}] {dataset} · {algorithm} · {} … ",
                 threads_text(threads)
             ),
+            Event::Finished(result) if result.failure.is_some() => {
+                eprintln!("FAILED: {}", result.failure.as_deref().unwrap_or_default())
+            }
             Event::Finished(result) => eprintln!(
                 "{} records/s ({} run{}){}",
                 thousands(bench::median(&result.rates)),
@@ -149,9 +152,10 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
         )?;
     }
     let total = summary.total_disagreements();
+    let failures = summary.failures();
     writeln!(
         out,
-        "{} measurements in {:.0} s; {}; report: {}",
+        "{} measurements in {:.0} s; {}{}; report: {}",
         summary.runs.len(),
         started.elapsed().as_secs_f64(),
         if total == 0 {
@@ -159,9 +163,14 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
         } else {
             format!("{total} records DISAGREE (listed in the report)")
         },
+        if failures == 0 {
+            String::new()
+        } else {
+            format!("; {failures} runs FAILED")
+        },
         dir.join("summary.md").display()
     )?;
-    Ok(exit_code(total))
+    Ok(exit_code(total + failures))
 }
 
 fn threads_text(threads: Option<usize>) -> String {
