@@ -498,8 +498,15 @@ impl Dlx {
         // these invariants hold at every step. Unchecked indexing in these two loops
         // measured about 15% faster on Sudoku than checked indexing.
         let mut p = unsafe { nodes.get_unchecked(item).down } as usize;
+        let mut p_node = unsafe { *nodes.get_unchecked(p) };
         while p != item {
-            let mut q = unsafe { nodes.get_unchecked(p).next } as usize;
+            // The next node of the list is read before this option's nodes are hidden, so
+            // the load overlaps the loop (which never changes the nodes of `item`'s list,
+            // only those of the other items' lists). Measured, same sitting: tilings about
+            // 10% faster (8x8_1 checkerboard 1.36 to 1.21-1.28 s), Sudoku unchanged.
+            let next = p_node.down as usize;
+            let next_node = unsafe { *nodes.get_unchecked(next) };
+            let mut q = p_node.next as usize;
             while q != p {
                 let node = unsafe { *nodes.get_unchecked(q) };
                 unsafe {
@@ -522,7 +529,8 @@ impl Dlx {
                 updates += 1;
                 q = node.next as usize;
             }
-            p = unsafe { nodes.get_unchecked(p).down } as usize;
+            p = next;
+            p_node = next_node;
         }
         self.updates += updates;
         self.forced_len = forced_len;
@@ -543,10 +551,13 @@ impl Dlx {
         unsafe { *len.get_unchecked_mut(item) &= !COVERED };
         self.uncovered += usize::from(item <= self.primary);
         let mut p = unsafe { nodes.get_unchecked(item).up } as usize;
+        let mut p_node = unsafe { *nodes.get_unchecked(p) };
         while p != item {
             // The nodes of one option lie in distinct item lists, so they may be put back
             // in any order; only the options of one list must go back in reverse.
-            let mut q = unsafe { nodes.get_unchecked(p).next } as usize;
+            let next = p_node.up as usize;
+            let next_node = unsafe { *nodes.get_unchecked(next) };
+            let mut q = p_node.next as usize;
             while q != p {
                 let node = unsafe { *nodes.get_unchecked(q) };
                 unsafe {
@@ -556,7 +567,8 @@ impl Dlx {
                 }
                 q = node.next as usize;
             }
-            p = unsafe { nodes.get_unchecked(p).up } as usize;
+            p = next;
+            p_node = next_node;
         }
     }
 
