@@ -245,3 +245,69 @@ fn branches_split_the_search_into_disjoint_parts() {
         .sum();
     assert_eq!(total, 92);
 }
+
+/// Every solution `search` reports, with its stats, stopping after `limit`.
+fn solutions_up_to(
+    dlx: &mut Dlx,
+    limit: usize,
+    once: bool,
+) -> (Vec<Vec<usize>>, super::SearchStats) {
+    let mut found = Vec::new();
+    let visit = |options: &[usize]| {
+        found.push(options.to_vec());
+        if found.len() >= limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let stats = if once {
+        dlx.search_once(visit)
+    } else {
+        dlx.search(visit)
+    };
+    (found, stats)
+}
+
+#[test]
+fn search_once_finds_what_search_finds_and_restoring_makes_it_reusable() {
+    // Every way to fix two cells of the 4×4 Sudoku, with limits 1, 2 and all: the same
+    // solutions, in the same order, with the same counters (updates count removals only,
+    // so the skipped final unwinding does not change them).
+    let mut dlx = sudoku4();
+    let pristine = dlx.clone();
+    let mut reference = sudoku4();
+    for first in (0..64).step_by(5) {
+        for second in (first + 1..64).step_by(7) {
+            for limit in [1, 2, usize::MAX] {
+                let conflict = dlx.select(first).is_err() || dlx.select(second).is_err();
+                let wanted =
+                    if reference.select(first).is_err() || reference.select(second).is_err() {
+                        None
+                    } else {
+                        Some(solutions_up_to(&mut reference, limit, false))
+                    };
+                reference.clear_selection();
+                assert_eq!(conflict, wanted.is_none());
+                if let Some((solutions, stats)) = wanted {
+                    let (once, once_stats) = solutions_up_to(&mut dlx, limit, true);
+                    assert_eq!(
+                        once, solutions,
+                        "options {first} and {second}, limit {limit}"
+                    );
+                    assert_eq!(once_stats, stats);
+                }
+                dlx.restore_from(&pristine);
+            }
+        }
+    }
+    assert_eq!(dlx.count_solutions(u64::MAX).solutions, 288);
+}
+
+#[test]
+#[should_panic(expected = "restore")]
+fn a_problem_spent_by_search_once_refuses_to_search_again() {
+    let mut dlx = queens(6);
+    dlx.search_once(|_| ControlFlow::Continue(()));
+    dlx.count_solutions(u64::MAX);
+}

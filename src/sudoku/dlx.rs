@@ -10,8 +10,14 @@
 //! *selected* (their items covered once, up front) instead of being searched, and after
 //! the search the matrix is restored by copying a pristine clone (64 KB for 9×9) rather
 //! than uncovering the clues one by one: on `17-clue.txt` that took the engine from about
-//! 30,000 to about 37,000 puzzles/s. Building a smaller matrix per puzzle (only the
-//! options the clues allow) was tried too, and lost on easy puzzles to the building.
+//! 30,000 to about 37,000 puzzles/s. Since the matrix is restored that way anyway, the
+//! search is [`Dlx::search_once`], which skips its final unwinding (34,000 to 40,000).
+//!
+//! Building a smaller matrix per puzzle (only the items and options the clues leave open)
+//! was tried twice, and lost on easy puzzles to the building: the second time with no
+//! allocation at all (the matrix rebuilt in the previous one's memory), 17-clue.txt ran at
+//! 31,500 puzzles/s against 40,000 — linking about 1,500 nodes costs more than covering the
+//! clues' items — and the hard puzzles gained nothing from the matrix fitting in L1.
 
 use std::ops::ControlFlow;
 
@@ -84,7 +90,7 @@ impl DlxSolver {
         }
         let mut first = None;
         let mut found = 0;
-        let stats = self.dlx.search(|options| {
+        let stats = self.dlx.search_once(|options| {
             if first.is_none() {
                 let mut solution = grid.clone();
                 for &option in options {
