@@ -68,6 +68,8 @@ pub(super) struct SudokuGenerateArgs {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(super) enum AlgorithmArg {
+    /// Bitset solver for 9×9 (other sizes are solved by dlx).
+    Fast,
     /// Dancing-links exact cover.
     Dlx,
     /// Classic cell-by-cell backtracking (the baseline).
@@ -241,6 +243,7 @@ impl<W: Write> BlockSink<W> {
 impl From<AlgorithmArg> for Algorithm {
     fn from(arg: AlgorithmArg) -> Self {
         match arg {
+            AlgorithmArg::Fast => Algorithm::Fast,
             AlgorithmArg::Dlx => Algorithm::Dlx,
             AlgorithmArg::Backtrack => Algorithm::Backtrack,
         }
