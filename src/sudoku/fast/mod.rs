@@ -19,7 +19,9 @@
 
 mod tables;
 
-use tables::{BAND, BAND_PEERS, BOX_CELLS, CELLS_KEPT, MINIROWS_OF_ROW, ROW_CELLS};
+use tables::{
+    BAND, BAND_PEERS, BOX_CELLS, CELLS_KEPT, MINIROWS_KEPT, MINIROWS_OF_ROW, ROW_CELLS,
+};
 
 use super::{Grid, SearchResult};
 
@@ -125,14 +127,15 @@ impl State {
 
     /// Propagates one digit-band: locked candidates and hidden singles in the band, then
     /// the consequences of the digit's newly solved cells.
-    #[inline]
+    #[inline(always)]
     fn update(&mut self, index: usize) -> Result<(), Contradiction> {
-        let (digit, band) = (index / 3, index % 3);
+        let band = index % 3;
         let word = self.candidates[index];
+        // The masks keep every index in range, which drops the bounds checks.
         let occupied = u32::from(MINIROWS_OF_ROW[(word & 0x1FF) as usize])
             | u32::from(MINIROWS_OF_ROW[(word >> 9 & 0x1FF) as usize]) << 3
-            | u32::from(MINIROWS_OF_ROW[(word >> 18) as usize]) << 6;
-        let word = word & CELLS_KEPT[occupied as usize];
+            | u32::from(MINIROWS_OF_ROW[(word >> 18 & 0x1FF) as usize]) << 6;
+        let word = word & CELLS_KEPT[(occupied & 0x1FF) as usize];
         if word == 0 {
             return Err(Contradiction);
         }
@@ -141,20 +144,22 @@ impl State {
         let single = |row: u32| if row & row.wrapping_sub(1) == 0 { row } else { 0 };
         let singles = single(word & 0x1FF)
             | single(word >> 9 & 0x1FF) << 9
-            | single(word >> 18) << 18;
+            | single(word >> 18 & 0x1FF) << 18;
         let new = singles & !self.solved[band];
         if new == 0 {
             return Ok(());
         }
         self.solved[band] |= new;
-        for other in 0..9 {
-            if other != digit {
-                self.remove(3 * other + band, new);
-            }
+        // The other digits leave the new cells: cleared for all nine digits without a
+        // branch, then this digit's word is put back.
+        for digit in 0..9 {
+            self.remove(3 * digit + band, new);
         }
+        self.candidates[index] = word;
+        self.dirty &= !(1 << index);
         let columns = (new | new >> 9 | new >> 18) & 0x1FF;
-        let column_cells = columns | columns << 9 | columns << 18;
-        let base = 3 * digit;
+        let column_cells = columns * 0x40201;
+        let base = index - band;
         match band {
             0 => {
                 self.remove(base + 1, column_cells);
@@ -228,7 +233,7 @@ impl State {
                 }
             }
             if self.dirty == 0 {
-                self.column_singles()?;
+                self.stack_deductions()?;
                 if self.dirty == 0 {
                     return Ok(());
                 }
@@ -236,34 +241,34 @@ impl State {
         }
     }
 
-    /// Hidden singles in columns (the band deductions see rows and boxes only), and
-    /// columns left without a place for some digit.
-    fn column_singles(&mut self) -> Result<(), Contradiction> {
+    /// Locked candidates across bands: per digit and stack (three columns of boxes), the
+    /// digit takes one column of the stack in each band and one band in each column, a
+    /// permutation again; columns that fit no permutation lose the digit. This also finds
+    /// columns left without the digit and, with the band deductions, hidden singles in
+    /// columns.
+    fn stack_deductions(&mut self) -> Result<(), Contradiction> {
         for digit in 0..9 {
-            let words = [
-                self.candidates[3 * digit],
-                self.candidates[3 * digit + 1],
-                self.candidates[3 * digit + 2],
-            ];
-            let rows = words.map(|w| [w & 0x1FF, w >> 9 & 0x1FF, w >> 18]);
-            let present = rows.map(|[a, b, c]| a | b | c);
-            let several = rows.map(|[a, b, c]| a & b | a & c | b & c);
-            if present[0] | present[1] | present[2] != 0x1FF {
-                return Err(Contradiction);
+            let base = 3 * digit;
+            let present = [0, 1, 2].map(|band| {
+                let word = self.candidates[base + band];
+                (word | word >> 9 | word >> 18) & 0x1FF
+            });
+            let mut kept = [0u32; 3];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let occupied = (present[0] >> shift & 7)
+                    | (present[1] >> shift & 7) << 3
+                    | (present[2] >> shift & 7) << 6;
+                let allowed = u32::from(MINIROWS_KEPT[occupied as usize]);
+                if allowed == 0 {
+                    return Err(Contradiction);
+                }
+                kept[0] |= (allowed & 7) << shift;
+                kept[1] |= (allowed >> 3 & 7) << shift;
+                kept[2] |= (allowed >> 6 & 7) << shift;
             }
             for band in 0..3 {
-                let others = present[(band + 1) % 3] | present[(band + 2) % 3];
-                let alone = present[band] & !others & !several[band];
-                let cells = (alone | alone << 9 | alone << 18) & words[band] & !self.solved[band];
-                if cells != 0 {
-                    let mut peers = 0;
-                    let mut rest = cells;
-                    while rest != 0 {
-                        peers |= BAND_PEERS[rest.trailing_zeros() as usize];
-                        rest &= rest - 1;
-                    }
-                    self.remove(3 * digit + band, peers);
-                }
+                self.remove(base + band, !(kept[band] * 0x40201) & BAND);
             }
         }
         Ok(())

@@ -23,6 +23,11 @@ pub(super) static MINIROWS_OF_ROW: [u8; 512] = minirows_of_row();
 /// 0 when no permutation fits: a contradiction.
 pub(super) static CELLS_KEPT: [u32; 512] = cells_kept();
 
+/// The minirows behind [`CELLS_KEPT`]: for a 9-bit mask of occupied places `3 * i + j`
+/// of a 3×3 permutation problem, the places used by some permutation made only of
+/// occupied places.
+pub(super) static MINIROWS_KEPT: [u16; 512] = minirows_kept();
+
 /// For each cell of a band: the other cells of its row and box within the band.
 pub(super) static BAND_PEERS: [u32; 27] = band_peers();
 
@@ -80,18 +85,28 @@ const fn minirows_of_row() -> [u8; 512] {
     table
 }
 
-const fn cells_kept() -> [u32; 512] {
-    let mut table = [0u32; 512];
+const fn minirows_kept() -> [u16; 512] {
+    let mut table = [0u16; 512];
     let mut occupied = 0;
     while occupied < 512 {
-        let mut kept_minirows = 0u32;
         let mut p = 0;
         while p < 6 {
             if PERMUTATIONS[p] & !(occupied as u32) == 0 {
-                kept_minirows |= PERMUTATIONS[p];
+                table[occupied] |= PERMUTATIONS[p] as u16;
             }
             p += 1;
         }
+        occupied += 1;
+    }
+    table
+}
+
+const fn cells_kept() -> [u32; 512] {
+    let kept = minirows_kept();
+    let mut table = [0u32; 512];
+    let mut occupied = 0;
+    while occupied < 512 {
+        let kept_minirows = kept[occupied] as u32;
         let mut cells = 0u32;
         let mut m = 0;
         while m < 9 {
