@@ -31,6 +31,24 @@ pub(super) static MINIROWS_KEPT: [u16; 512] = minirows_kept();
 /// For each cell of a band: the other cells of its row and box within the band.
 pub(super) static BAND_PEERS: [u32; 27] = band_peers();
 
+/// For each cell of the grid (row-major): its units as bits (row `r` at bit `r`, column
+/// `c` at `9 + c`, box `b` at `18 + b`), its band, and its bit in the band.
+pub(super) static CELL_UNITS: [(u32, u8, u32); 81] = {
+    let mut table = [(0u32, 0u8, 0u32); 81];
+    let mut index = 0;
+    while index < 81 {
+        let (row, column) = (index / 9, index % 9);
+        let b = row / 3 * 3 + column / 3;
+        table[index] = (
+            1 << row | 1 << (9 + column) | 1 << (18 + b),
+            (index / 27) as u8,
+            1 << (index % 27),
+        );
+        index += 1;
+    }
+    table
+};
+
 /// For a 3-bit mask of a band's rows: their cells.
 pub(super) static ROW_CELLS: [u32; 8] = unit_cells(0x1FF, 9);
 
