@@ -4,7 +4,8 @@
 //! thread's CPU time have accumulated.
 //!
 //! Usage: `cargo run --release --example sudoku_rate -- [--algo fast|dlx|backtrack]
-//! [--limit N] FILE...`; prints `file algorithm puzzles puzzles_per_cpu_sec usec_per_puzzle`.
+//! [--limit N] FILE...`; prints `file algorithm puzzles puzzles_per_cpu_sec usec_per_puzzle
+//! guesses_per_puzzle`.
 
 use std::time::Duration;
 
@@ -46,16 +47,19 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2.0);
-    println!("file algorithm puzzles puzzles_per_cpu_sec usec_per_puzzle");
+    println!("file algorithm puzzles puzzles_per_cpu_sec usec_per_puzzle guesses_per_puzzle");
     for path in files {
         let grids = load(&path);
         let mut solver = Solver::new(algorithm);
         let mut solved = 0u64;
         let mut found = 0u64;
+        let mut guesses = 0u64;
         let start = thread_cpu_time();
         while (thread_cpu_time() - start).as_secs_f64() < min_cpu || solved == 0 {
             for grid in &grids {
-                found += solver.solve(grid, limit).solutions;
+                let result = solver.solve(grid, limit);
+                found += result.solutions;
+                guesses += result.guesses;
             }
             solved += grids.len() as u64;
         }
@@ -64,10 +68,11 @@ fn main() {
         // `found` keeps the solving from being optimised away.
         assert!(found > 0 || grids.is_empty());
         println!(
-            "{name} {algorithm} {} {:.0} {:.2}",
+            "{name} {algorithm} {} {:.0} {:.2} {:.2}",
             grids.len(),
             solved as f64 / seconds,
-            seconds * 1e6 / solved as f64
+            seconds * 1e6 / solved as f64,
+            guesses as f64 / solved as f64
         );
     }
 }

