@@ -20,7 +20,7 @@
 mod tables;
 
 use tables::{
-    BAND, BAND_PEERS, BOX_CELLS, CELLS_KEPT, CELL_UNITS, MINIROWS_KEPT, MINIROWS_OF_ROW, ROW_CELLS,
+    BAND, BAND_PEERS, BOX_CELLS, CELLS_KEPT, CELL_UNITS, DIGITS_TO_WORDS, MINIROWS_KEPT, MINIROWS_OF_ROW, ROW_CELLS,
 };
 
 use super::{Grid, SearchResult};
@@ -87,13 +87,24 @@ impl State {
     /// cleared when the digit-band is propagated.
     #[inline]
     fn place(&mut self, digit: usize, band: usize, cell: u32) {
-        let bit = 1 << cell;
-        for other in 0..9 {
-            if other != digit {
-                self.remove(3 * other + band, bit);
-            }
-        }
+        self.clear_cells(band, 1 << cell);
+        self.candidates[3 * digit + band] |= 1 << cell;
         self.remove(3 * digit + band, BAND_PEERS[cell as usize]);
+    }
+
+    /// Removes `cells` from the words of every digit in `band`, marking those it changed.
+    ///
+    /// The nine changes are gathered into one 9-bit mask before touching the dirty mask,
+    /// instead of a serial chain of nine dirty updates.
+    #[inline(always)]
+    fn clear_cells(&mut self, band: usize, cells: u32) {
+        let mut changed = 0;
+        for digit in 0..9 {
+            let word = &mut self.candidates[3 * digit + band];
+            changed |= u32::from(*word & cells != 0) << digit;
+            *word &= !cells;
+        }
+        self.dirty |= DIGITS_TO_WORDS[changed as usize] << band;
     }
 
     /// Removes `cells` from word `index`, marking it dirty if that changed it.
@@ -139,9 +150,7 @@ impl State {
         self.solved[band] |= new;
         // The other digits leave the new cells: cleared for all nine digits without a
         // branch, then this digit's word is put back.
-        for digit in 0..9 {
-            self.remove(3 * digit + band, new);
-        }
+        self.clear_cells(band, new);
         self.candidates[index] = word;
         self.dirty &= !(1 << index);
         let columns = (new | new >> 9 | new >> 18) & 0x1FF;

@@ -49,6 +49,24 @@ pub(super) static CELL_UNITS: [(u32, u8, u32); 81] = {
     table
 };
 
+/// For a 9-bit mask of digits: the mask of their words in band 0 (digit `d` at bit
+/// `3 * d`); shifted left by the band for the others.
+pub(super) static DIGITS_TO_WORDS: [u32; 512] = {
+    let mut table = [0u32; 512];
+    let mut digits = 0;
+    while digits < 512 {
+        let mut d = 0;
+        while d < 9 {
+            if digits & (1 << d) != 0 {
+                table[digits] |= 1 << (3 * d);
+            }
+            d += 1;
+        }
+        digits += 1;
+    }
+    table
+};
+
 /// For a 3-bit mask of a band's rows: their cells.
 pub(super) static ROW_CELLS: [u32; 8] = unit_cells(0x1FF, 9);
 
