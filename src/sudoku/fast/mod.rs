@@ -35,6 +35,9 @@ struct State {
     solved: [u32; 3],
     /// Bit `3 * digit + band` set when that word changed and awaits propagation.
     dirty: u32,
+    /// Bit `digit` set when one of the digit's words changed since the last
+    /// [`stack_deductions`](Self::stack_deductions), which skips the other digits.
+    stack_dirty: u32,
 }
 
 /// Why a state cannot lead to a solution.
@@ -79,6 +82,7 @@ impl State {
             candidates,
             solved: clue_cells,
             dirty: (1 << 27) - 1,
+            stack_dirty: 0x1FF,
         })
     }
 
@@ -128,6 +132,7 @@ impl State {
     #[inline(always)]
     fn update(&mut self, index: usize) -> Result<(), Contradiction> {
         let band = index % 3;
+        self.stack_dirty |= 1 << (index / 3);
         let word = self.candidates[index];
         // The masks keep every index in range, which drops the bounds checks.
         let occupied = u32::from(MINIROWS_OF_ROW[(word & 0x1FF) as usize])
@@ -227,7 +232,10 @@ impl State {
     /// columns left without the digit and, with the band deductions, hidden singles in
     /// columns.
     fn stack_deductions(&mut self) -> Result<(), Contradiction> {
-        for digit in 0..9 {
+        let mut digits = std::mem::take(&mut self.stack_dirty);
+        while digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let base = 3 * digit;
             let present = [0, 1, 2].map(|band| {
                 let word = self.candidates[base + band];
