@@ -314,10 +314,14 @@ impl State {
             while cells != 0 {
                 let cell = cells.trailing_zeros();
                 cells &= cells - 1;
-                let column = (1 << (cell % 9)) * 0x40201;
-                let seen = (BAND_PEERS[cell as usize] & unsolved[band]).count_ones()
-                    + (column & unsolved[(band + 1) % 3]).count_ones()
-                    + (column & unsolved[(band + 2) % 3]).count_ones()
+                // One population count for the three parts (a software count without
+                // the popcnt instruction: three counts took a sixth of the time).
+                let column = cell % 9;
+                let in_column = (unsolved[(band + 1) % 3] >> column & 0x40201)
+                    | (unsolved[(band + 2) % 3] >> column & 0x40201) << 1;
+                let seen = (u64::from(BAND_PEERS[cell as usize] & unsolved[band])
+                    | u64::from(in_column) << 27)
+                    .count_ones()
                     + 1;
                 if seen > best.0 {
                     best = (seen, band, cell);
