@@ -411,3 +411,6 @@ pub fn solve(grid: &Grid, limit: u64) -> SearchResult {
     }
     search.result
 }
+
+#[cfg(test)]
+mod tests;
