@@ -126,8 +126,7 @@ fn fast_and_dlx_agree_on_kaggle_10k() {
 
 #[test]
 fn fast_and_dlx_agree_on_serg_multi() {
-    if let Some(statuses) = assert_algorithms_agree("serg-benchmark-multi.txt", &FAST_AND_DLX)
-    {
+    if let Some(statuses) = assert_algorithms_agree("serg-benchmark-multi.txt", &FAST_AND_DLX) {
         assert!(statuses.iter().all(|&s| s == Status::Multiple));
     }
 }

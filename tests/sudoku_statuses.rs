@@ -12,7 +12,13 @@ const SEED1_SOLUTION: &str =
     "594831726783426915216975834142593678835267491967184352378652149429318567651749283";
 
 /// (name, puzzle, status with --limit 1, status with --limit 2, error).
-fn edge_cases() -> Vec<(&'static str, String, &'static str, &'static str, &'static str)> {
+fn edge_cases() -> Vec<(
+    &'static str,
+    String,
+    &'static str,
+    &'static str,
+    &'static str,
+)> {
     let mut conflict = SEED1.to_string();
     conflict.replace_range(8..9, "4");
     let mut one_missing = SEED1_SOLUTION.to_string();
@@ -29,7 +35,13 @@ fn edge_cases() -> Vec<(&'static str, String, &'static str, &'static str, &'stat
         ),
         ("0 clues", ".".repeat(81), "solved", "multiple", ""),
         ("80 clues", one_missing, "solved", "solved", ""),
-        ("81 clues", SEED1_SOLUTION.to_string(), "solved", "solved", ""),
+        (
+            "81 clues",
+            SEED1_SOLUTION.to_string(),
+            "solved",
+            "solved",
+            "",
+        ),
         (
             "a single place left, taken",
             no_room,

@@ -6,21 +6,32 @@
 //! each band make the whole state (124 bytes), so a guess copies it instead of keeping an
 //! undo log, and nothing is allocated per puzzle.
 //!
-//! Propagation runs to a fixed point:
+//! Propagation runs to a fixed point (measured gains are single-thread puzzles/s on this
+//! project's 2-core machine, uniqueness check):
 //! - per digit and band, one table lookup applies every locked-candidates deduction inside
 //!   the band (pointing and claiming) and finds hidden singles in its rows and boxes; a
 //!   digit solved in a row is then removed from its column in the other two bands and
-//!   from the other digits of its cell. Only the digit-bands that changed are revisited
-//!   (a 27-bit dirty mask);
+//!   from the other digits of its cell. Only the digit-bands that changed are revisited,
+//!   lowest first (a 27-bit dirty mask); sweeping all 27 words in a fixed order instead,
+//!   or taking the dirty ones in batches, was 10-30% slower on hard puzzles;
 //! - naked singles (cells with one candidate left) and empty cells, for all 27 cells of a
-//!   band at once by counting candidates with bitwise adders over the nine digits.
+//!   band at once by counting candidates with bitwise adders over the nine digits;
+//! - when those are exhausted, locked candidates across bands (per digit and stack, the
+//!   same permutation table as within a band). Against hidden singles in columns alone,
+//!   this took `17-clue` from 255,000 to 321,000 puzzles/s and `magictour-top1465` from
+//!   44,000 to 57,000 (guesses per puzzle 4.7 to 2.6 and 59 to 38).
 //!
-//! Then it guesses on a cell with two candidates (or, if there is none, the fewest).
+//! Then it guesses on a cell with the fewest candidates, preferring the one that sees the
+//! most unsolved cells (see [`State::guess_cell`]).
+//!
+//! Not done, measured: compiling the search for `popcnt`/BMI with runtime detection gained
+//! about 1% (within noise), so the solver is plain safe Rust.
 
 mod tables;
 
 use tables::{
-    BAND, BAND_PEERS, BOX_CELLS, CELLS_KEPT, CELL_UNITS, DIGITS_TO_WORDS, MINIROWS_KEPT, MINIROWS_OF_ROW, ROW_CELLS,
+    BAND, BAND_PEERS, BOX_CELLS, CELLS_KEPT, CELL_UNITS, DIGITS_TO_WORDS, MINIROWS_KEPT,
+    MINIROWS_OF_ROW, ROW_CELLS,
 };
 
 use super::{Grid, SearchResult};
@@ -144,7 +155,13 @@ impl State {
         }
         self.candidates[index] = word;
         // Rows left with one candidate: the digit is solved there.
-        let single = |row: u32| if row & row.wrapping_sub(1) == 0 { row } else { 0 };
+        let single = |row: u32| {
+            if row & row.wrapping_sub(1) == 0 {
+                row
+            } else {
+                0
+            }
+        };
         let singles = single(word & 0x1FF)
             | single(word >> 9 & 0x1FF) << 9
             | single(word >> 18 & 0x1FF) << 18;
@@ -283,9 +300,8 @@ impl State {
             }
         }
         for count in 1..3 {
-            let cells = [0, 1, 2].map(|band| {
-                unsolved[band] & at_least[band][count] & !at_least[band][count + 1]
-            });
+            let cells = [0, 1, 2]
+                .map(|band| unsolved[band] & at_least[band][count] & !at_least[band][count + 1]);
             if cells != [0; 3] {
                 return self.most_connected(cells, unsolved);
             }

@@ -91,7 +91,14 @@ const fn unit_cells(first: u32, shift: u32) -> [u32; 8] {
 
 /// The six permutations row → box, as 9-bit minirow masks.
 const PERMUTATIONS: [u32; 6] = {
-    let boxes = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let boxes = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
     let mut masks = [0u32; 6];
     let mut p = 0;
     while p < 6 {

@@ -61,7 +61,10 @@ fn a_hidden_single_in_a_row_is_placed_and_propagated() {
     assert!(solved(&state, 0, 8));
     assert!(allows(&state, 0, 8, 9));
     assert!(!allows(&state, 0, 8, 1), "other digits leave the cell");
-    assert!(!allows(&state, 8, 8, 9), "the column in other bands loses the digit");
+    assert!(
+        !allows(&state, 8, 8, 9),
+        "the column in other bands loses the digit"
+    );
 }
 
 /// A grid with `clues` as (row, column, digit), 0-based rows and columns.
@@ -77,7 +80,14 @@ fn with_clues(clues: &[(usize, usize, u8)]) -> String {
 fn locked_candidates_in_a_band_are_removed() {
     // Rows 2 and 3 of box 1 are full, so box 1's 1, 8 and 9 lie in row 1 (pointing):
     // row 1 loses them in boxes 2 and 3.
-    let line = with_clues(&[(1, 0, 2), (1, 1, 3), (1, 2, 4), (2, 0, 5), (2, 1, 6), (2, 2, 7)]);
+    let line = with_clues(&[
+        (1, 0, 2),
+        (1, 1, 3),
+        (1, 2, 4),
+        (2, 0, 5),
+        (2, 1, 6),
+        (2, 2, 7),
+    ]);
     let mut state = state(&line);
     state.propagate().ok().unwrap();
     for digit in [1, 8, 9] {
@@ -91,7 +101,14 @@ fn locked_candidates_in_a_band_are_removed() {
 fn stack_deductions_find_locked_candidates_in_columns() {
     // Columns 2 and 3 of box 1 are full, so box 1's 1, 8 and 9 lie in column 1: column 1
     // loses them in bands 2 and 3, which only the deductions across bands see.
-    let line = with_clues(&[(0, 1, 2), (1, 1, 3), (2, 1, 4), (0, 2, 5), (1, 2, 6), (2, 2, 7)]);
+    let line = with_clues(&[
+        (0, 1, 2),
+        (1, 1, 3),
+        (2, 1, 4),
+        (0, 2, 5),
+        (1, 2, 6),
+        (2, 2, 7),
+    ]);
     let mut state = state(&line);
     state.propagate().ok().unwrap();
     for digit in [1, 8, 9] {
@@ -173,7 +190,10 @@ fn two_solutions_are_found_and_the_limit_stops_the_search() {
     let (puzzle, _) = two_solution_puzzle();
     let two = solve(&puzzle, 2);
     assert_eq!(two.solutions, 2);
-    assert_eq!(two.guesses, 2, "one cell of two candidates, both digits tried");
+    assert_eq!(
+        two.guesses, 2,
+        "one cell of two candidates, both digits tried"
+    );
     let one = solve(&puzzle, 1);
     assert_eq!((one.solutions, one.guesses), (1, 1));
     assert_eq!(solve(&puzzle, 10).solutions, 2);
