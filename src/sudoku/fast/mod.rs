@@ -272,8 +272,8 @@ impl State {
                 kept[1] |= (allowed >> 3 & 7) << shift;
                 kept[2] |= (allowed >> 6 & 7) << shift;
             }
-            for band in 0..3 {
-                self.remove(base + band, !(kept[band] * 0x40201) & BAND);
+            for (band, kept) in kept.into_iter().enumerate() {
+                self.remove(base + band, !(kept * 0x40201) & BAND);
             }
         }
         Ok(())
