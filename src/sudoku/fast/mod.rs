@@ -288,7 +288,7 @@ impl State {
     /// puzzles/s) and on `magictour-top1465` from 38 to 21 (58,000 to 82,000/s).
     fn guess_cell(&self) -> (usize, u32) {
         let unsolved = self.solved.map(|solved| !solved & BAND);
-        // Per band, the cells with at least 2, 3 and 4 candidates (bit-sliced counting).
+        // Per band, the cells with at least 1, 2, 3 and 4 candidates (bit-sliced counting).
         let mut at_least = [[0u32; 4]; 3];
         for (band, at_least) in at_least.iter_mut().enumerate() {
             for digit in 0..9 {
