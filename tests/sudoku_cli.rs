@@ -248,7 +248,7 @@ fn report_folder_has_every_file() {
     assert_eq!(summary["statuses"]["unsolvable"], 2);
     assert_eq!(summary["statuses"]["error"], 2);
     assert_eq!(summary["threads"], 2);
-    assert_eq!(summary["settings"]["algorithm"], "dlx");
+    assert_eq!(summary["settings"]["algorithm"], "fast", "the default");
     assert!(summary["latency_us"]["p99"].as_f64().unwrap() > 0.0);
     let (header, rows) = parse_csv(&std::fs::read_to_string(report.join("summary.csv")).unwrap());
     assert_eq!(rows.len(), 1);

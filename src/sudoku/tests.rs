@@ -9,7 +9,7 @@ const SEED2: &str =
 const SEED2_SOLUTION: &str =
     "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
 
-fn solve_both(line: &str, limit: u64) -> [SearchResult; 2] {
+fn solve_all(line: &str, limit: u64) -> [SearchResult; 3] {
     let grid = Grid::from_line(line, None).unwrap();
     Algorithm::ALL.map(|algorithm| {
         let result = Solver::new(algorithm).solve(&grid, limit);
@@ -23,7 +23,7 @@ fn solve_both(line: &str, limit: u64) -> [SearchResult; 2] {
 #[test]
 fn seed_puzzles_have_their_published_solutions() {
     for (puzzle, solution) in [(SEED1, SEED1_SOLUTION), (SEED2, SEED2_SOLUTION)] {
-        for result in solve_both(puzzle, 2) {
+        for result in solve_all(puzzle, 2) {
             assert_eq!(result.status(), Status::Solved);
             assert_eq!(result.first_solution.unwrap().to_line(), solution);
         }
@@ -33,37 +33,39 @@ fn seed_puzzles_have_their_published_solutions() {
 #[test]
 fn empty_grid_has_multiple_solutions_and_limit_one_stops_at_one() {
     let empty = ".".repeat(81);
-    for result in solve_both(&empty, 2) {
+    for result in solve_all(&empty, 2) {
         assert_eq!(result.status(), Status::Multiple);
         assert_eq!(result.solutions, 2);
     }
-    for result in solve_both(&empty, 1) {
+    for result in solve_all(&empty, 1) {
         assert_eq!(result.status(), Status::Solved);
     }
     // 4×4: exactly 288 grids, with either algorithm.
-    for result in solve_both(&".".repeat(16), 1000) {
+    for result in solve_all(&".".repeat(16), 1000) {
         assert_eq!(result.solutions, 288);
     }
 }
 
 #[test]
 fn full_and_nearly_full_grids() {
-    for result in solve_both(SEED1_SOLUTION, 2) {
+    for result in solve_all(SEED1_SOLUTION, 2) {
         assert_eq!(result.status(), Status::Solved);
         assert_eq!(result.first_solution.unwrap().to_line(), SEED1_SOLUTION);
     }
     let mut one_missing = SEED1_SOLUTION.to_string();
     one_missing.replace_range(40..41, ".");
-    let [dlx, backtrack] = solve_both(&one_missing, 2);
-    for result in [&dlx, &backtrack] {
+    let [dlx, backtrack, fast] = solve_all(&one_missing, 2);
+    for result in [&dlx, &backtrack, &fast] {
         assert_eq!(result.status(), Status::Solved);
         assert_eq!(
             result.first_solution.as_ref().unwrap().to_line(),
             SEED1_SOLUTION
         );
     }
-    // One forced cell: no guess for exact cover, one digit placed by backtracking.
+    // One forced cell: no guess for exact cover or the bitset solver, one digit placed
+    // by backtracking.
     assert_eq!(dlx.guesses, 0);
+    assert_eq!(fast.guesses, 0);
     assert_eq!(backtrack.guesses, 1);
 }
 
@@ -71,7 +73,7 @@ fn full_and_nearly_full_grids() {
 fn conflicting_clues_are_unsolvable() {
     let mut conflict = SEED1.to_string();
     conflict.replace_range(8..9, "4");
-    for result in solve_both(&conflict, 2) {
+    for result in solve_all(&conflict, 2) {
         assert_eq!(result.status(), Status::Unsolvable);
         assert_eq!(result.first_solution, None);
     }
@@ -84,7 +86,7 @@ fn a_puzzle_with_no_solution_but_no_direct_conflict() {
     line.replace_range(80..81, "9");
     let grid = Grid::from_line(&line, None).unwrap();
     assert_eq!(grid.find_conflict(), None);
-    for result in solve_both(&line, 2) {
+    for result in solve_all(&line, 2) {
         assert_eq!(result.status(), Status::Unsolvable);
     }
 }
@@ -125,6 +127,8 @@ fn sixteen_and_twenty_five_grids_are_solved_and_checked() {
         let result = solver.solve(&puzzle, 2);
         assert_eq!(result.status(), Status::Solved);
         assert_eq!(result.first_solution.as_ref(), Some(&full));
+        // `fast` solves other sizes than 9×9 with exact cover.
+        assert_eq!(Solver::new(Algorithm::Fast).solve(&puzzle, 2), result);
         check_solution(&puzzle, result.first_solution.as_ref().unwrap()).unwrap();
         // Round trip through the line format.
         let parsed = Grid::from_line(&puzzle.to_line(), None).unwrap();

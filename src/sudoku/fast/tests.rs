@@ -1,0 +1,200 @@
+use super::*;
+
+const SEED2: &str =
+    "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+const SEED2_SOLUTION: &str =
+    "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+fn state(line: &str) -> State {
+    State::from_grid(&Grid::from_line(line, None).unwrap())
+        .unwrap_or_else(|_| panic!("clues conflict: {line}"))
+}
+
+/// Whether `digit` (1-based) may still go in cell (`row`, `col`), 0-based.
+fn allows(state: &State, row: usize, col: usize, digit: usize) -> bool {
+    let (band, cell) = (row / 3, (row % 3) * 9 + col);
+    state.candidates[3 * (digit - 1) + band] >> cell & 1 == 1
+}
+
+fn solved(state: &State, row: usize, col: usize) -> bool {
+    state.solved[row / 3] >> ((row % 3) * 9 + col) & 1 == 1
+}
+
+#[test]
+fn clues_remove_their_digit_from_row_column_and_box() {
+    let mut line = ".".repeat(81);
+    line.replace_range(40..41, "5"); // r5c5
+    let state = state(&line);
+    assert!(solved(&state, 4, 4));
+    assert!(allows(&state, 4, 4, 5));
+    for digit in [1, 4, 6, 9] {
+        assert!(!allows(&state, 4, 4, digit));
+    }
+    assert!(!allows(&state, 4, 0, 5), "row");
+    assert!(!allows(&state, 0, 4, 5), "column, other band");
+    assert!(!allows(&state, 3, 3, 5), "box");
+    assert!(allows(&state, 0, 0, 5));
+    assert!(allows(&state, 3, 0, 9));
+}
+
+#[test]
+fn conflicting_clues_are_a_contradiction() {
+    for (a, b) in [(0, 8), (0, 72), (0, 20)] {
+        let mut line = ".".repeat(81);
+        line.replace_range(a..a + 1, "7");
+        line.replace_range(b..b + 1, "7");
+        let grid = Grid::from_line(&line, None).unwrap();
+        assert!(State::from_grid(&grid).is_err(), "cells {a} and {b}");
+    }
+}
+
+#[test]
+fn a_hidden_single_in_a_row_is_placed_and_propagated() {
+    // 9s at r2c4 (box 2 takes r1c4-6 out), r3c1 (box 1: r1c1-3), r4c7 and r7c8
+    // (columns 7 and 8): r1c9 is the only place left for 9 in row 1.
+    let mut line = ".".repeat(81);
+    for (row, col) in [(1, 3), (2, 0), (3, 6), (6, 7)] {
+        line.replace_range(row * 9 + col..row * 9 + col + 1, "9");
+    }
+    let mut state = state(&line);
+    state.propagate().ok().unwrap();
+    assert!(solved(&state, 0, 8));
+    assert!(allows(&state, 0, 8, 9));
+    assert!(!allows(&state, 0, 8, 1), "other digits leave the cell");
+    assert!(
+        !allows(&state, 8, 8, 9),
+        "the column in other bands loses the digit"
+    );
+}
+
+/// A grid with `clues` as (row, column, digit), 0-based rows and columns.
+fn with_clues(clues: &[(usize, usize, u8)]) -> String {
+    let mut line = ".".repeat(81);
+    for &(row, col, digit) in clues {
+        line.replace_range(row * 9 + col..row * 9 + col + 1, &digit.to_string());
+    }
+    line
+}
+
+#[test]
+fn locked_candidates_in_a_band_are_removed() {
+    // Rows 2 and 3 of box 1 are full, so box 1's 1, 8 and 9 lie in row 1 (pointing):
+    // row 1 loses them in boxes 2 and 3.
+    let line = with_clues(&[
+        (1, 0, 2),
+        (1, 1, 3),
+        (1, 2, 4),
+        (2, 0, 5),
+        (2, 1, 6),
+        (2, 2, 7),
+    ]);
+    let mut state = state(&line);
+    state.propagate().ok().unwrap();
+    for digit in [1, 8, 9] {
+        assert!(allows(&state, 0, 0, digit));
+        assert!(!allows(&state, 0, 3, digit) && !allows(&state, 0, 8, digit));
+        assert!(allows(&state, 1, 3, digit), "other rows keep it");
+    }
+}
+
+#[test]
+fn stack_deductions_find_locked_candidates_in_columns() {
+    // Columns 2 and 3 of box 1 are full, so box 1's 1, 8 and 9 lie in column 1: column 1
+    // loses them in bands 2 and 3, which only the deductions across bands see.
+    let line = with_clues(&[
+        (0, 1, 2),
+        (1, 1, 3),
+        (2, 1, 4),
+        (0, 2, 5),
+        (1, 2, 6),
+        (2, 2, 7),
+    ]);
+    let mut state = state(&line);
+    state.propagate().ok().unwrap();
+    for digit in [1, 8, 9] {
+        assert!(allows(&state, 0, 0, digit));
+        for row in 3..9 {
+            assert!(!allows(&state, row, 0, digit), "{digit} at r{}c1", row + 1);
+            assert!(allows(&state, row, 3, digit), "other columns keep it");
+        }
+    }
+}
+
+#[test]
+fn naked_singles_fill_the_grid() {
+    let mut line = SEED2_SOLUTION.to_string();
+    for cell in [0, 10, 20, 30, 40, 50, 60, 70, 80] {
+        line.replace_range(cell..cell + 1, ".");
+    }
+    let mut state = state(&line);
+    state.propagate().ok().unwrap();
+    assert!(state.is_solved());
+    let values: String = state.values().iter().map(|v| (b'0' + v) as char).collect();
+    assert_eq!(values, SEED2_SOLUTION);
+}
+
+#[test]
+fn with_no_cell_of_two_candidates_the_fewest_are_guessed() {
+    let state = state(&".".repeat(81));
+    let (band, cell) = state.guess_cell();
+    assert_eq!(state.digits_of(band, cell).count_ones(), 9);
+}
+
+#[test]
+fn seed_puzzle_is_solved_unique_with_counted_guesses() {
+    let grid = Grid::from_line(SEED2, None).unwrap();
+    let result = solve(&grid, 2);
+    assert_eq!(result.solutions, 1);
+    assert_eq!(result.first_solution.unwrap().to_line(), SEED2_SOLUTION);
+    // A hard puzzle: some guesses, each digit tried counted once.
+    assert!(result.guesses >= 2, "{}", result.guesses);
+}
+
+/// The solution with the four cells of a rectangle blanked whose digits can swap (two
+/// rows of one band, two columns of different boxes): a puzzle with exactly two solutions.
+fn two_solution_puzzle() -> (Grid, [(usize, usize); 4]) {
+    let grid = Grid::from_line(SEED2_SOLUTION, None).unwrap();
+    for r1 in 0..9 {
+        for r2 in r1 + 1..r1 / 3 * 3 + 3 {
+            for c1 in 0..9 {
+                for c2 in c1 + 1..9 {
+                    let (a, b) = (grid.get(r1, c1), grid.get(r1, c2));
+                    if c1 / 3 != c2 / 3 && grid.get(r2, c1) == b && grid.get(r2, c2) == a {
+                        let cells = [(r1, c1), (r1, c2), (r2, c1), (r2, c2)];
+                        let mut puzzle = grid.clone();
+                        for (row, col) in cells {
+                            puzzle.set(row, col, 0);
+                        }
+                        return (puzzle, cells);
+                    }
+                }
+            }
+        }
+    }
+    panic!("the solution has a rectangle of swappable digits");
+}
+
+#[test]
+fn the_guess_goes_to_a_cell_with_two_candidates() {
+    let (puzzle, cells) = two_solution_puzzle();
+    let mut state = State::from_grid(&puzzle).ok().unwrap();
+    state.propagate().ok().unwrap();
+    let (band, cell) = state.guess_cell();
+    let (row, col) = (3 * band + cell as usize / 9, cell as usize % 9);
+    assert!(cells.contains(&(row, col)));
+    assert_eq!(state.digits_of(band, cell).count_ones(), 2);
+}
+
+#[test]
+fn two_solutions_are_found_and_the_limit_stops_the_search() {
+    let (puzzle, _) = two_solution_puzzle();
+    let two = solve(&puzzle, 2);
+    assert_eq!(two.solutions, 2);
+    assert_eq!(
+        two.guesses, 2,
+        "one cell of two candidates, both digits tried"
+    );
+    let one = solve(&puzzle, 1);
+    assert_eq!((one.solutions, one.guesses), (1, 1));
+    assert_eq!(solve(&puzzle, 10).solutions, 2);
+}
