@@ -130,7 +130,7 @@ impl Kind {
     }
 }
 
-const SUDOKU_ALGORITHMS: &[&str] = &["dlx", "backtrack"];
+const SUDOKU_ALGORITHMS: &[&str] = &["dlx", "backtrack", "fast"];
 
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -460,7 +460,7 @@ mod tests {
         let error = Suite::parse(unknown_algorithm, "x.toml").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "suite x.toml: set 1: sudoku has no algorithm \"quantum\" (it has dlx, backtrack)"
+            "suite x.toml: set 1: sudoku has no algorithm \"quantum\" (it has dlx, backtrack, fast)"
         );
         let error = Suite::parse("name = \"x\"\nset = []\n", "y.toml").unwrap_err();
         assert_eq!(error.to_string(), "suite y.toml: the suite has no [[set]]");
@@ -526,12 +526,22 @@ mod tests {
         ];
         let mut expected: Vec<(String, Vec<String>, bool)> = files
             .iter()
-            .map(|f| (f.to_string(), vec!["dlx".to_string()], true))
+            .map(|f| {
+                (
+                    f.to_string(),
+                    vec!["fast".to_string(), "dlx".to_string()],
+                    true,
+                )
+            })
             .collect();
         expected.extend(files.iter().map(|f| {
             (
                 format!("{f} (first 100)"),
-                vec!["dlx".to_string(), "backtrack".to_string()],
+                vec![
+                    "fast".to_string(),
+                    "dlx".to_string(),
+                    "backtrack".to_string(),
+                ],
                 true,
             )
         }));
