@@ -14,6 +14,17 @@ pub(super) enum Connect4Command {
     /// Print random games played to their end, reproducibly from a seed, some broken on
     /// purpose.
     Generate(Connect4GenerateArgs),
+    /// Solve positions exactly: the score for the side to move with perfect play and every
+    /// column that achieves it.
+    ///
+    /// Each line is a move sequence from the empty board (`-` for the empty board),
+    /// optionally followed by the expected score (`<moves> <score>`, as in Pascal Pons's
+    /// test sets) or by a board and a win/loss/draw label for the first player (the 8-ply
+    /// database). Score: 0 for a draw; for a win, 22 minus the stones the winner has played
+    /// when it completes its four on 7×6 ((cells + 1) / 2 + 1 minus them in general); a
+    /// loss is minus the opponent's. Statuses: ok, error (an illegal move, a full column, a
+    /// game already over: says at which ply). Exit code 1 if any error or mismatch.
+    Solve(Connect4SolveArgs),
 }
 
 /// The board's size.
@@ -95,6 +106,72 @@ pub(super) struct Connect4GenerateArgs {
     /// Write the games to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct Connect4SolveArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Only win, draw or loss (a narrower search, faster); `score` is left empty.
+    #[arg(long)]
+    weak: bool,
+    /// Transposition table per worker thread, in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MB")]
+    table_mb: usize,
+    /// Opening book made by `connect4 book` for the same board.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Leave `best_moves` empty: the score alone, as solvers are usually timed.
+    #[arg(long)]
+    score_only: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Reads the book at `path` for the board.
+fn read_book(
+    path: &Path,
+    width: usize,
+    height: usize,
+    fits_u64: bool,
+) -> Result<connect4::AnyBook> {
+    use connect4::solve::Book;
+    use std::sync::Arc;
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = io::BufReader::new(file);
+    let context = || format!("book {}", path.display());
+    Ok(if fits_u64 {
+        connect4::AnyBook::Narrow(Arc::new(
+            Book::read(&mut reader, width, height).with_context(context)?,
+        ))
+    } else {
+        connect4::AnyBook::Wide(Arc::new(
+            Book::read(&mut reader, width, height).with_context(context)?,
+        ))
+    })
+}
+
+pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
+    let (width, height) = (args.board.width, args.board.height);
+    let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
+    if args.table_mb == 0 {
+        bail!("--table-mb must be at least 1");
+    }
+    let book = match &args.book {
+        Some(path) => Some(read_book(path, width, height, fits_u64)?),
+        None => None,
+    };
+    let inputs = input_specs(&args.run.files, Some(InputFormat::Lines))?;
+    let job = connect4::SolveJob {
+        width,
+        height,
+        fits_u64,
+        weak: args.weak,
+        table_mb: args.table_mb,
+        score_only: args.score_only,
+        book,
+    };
+    run_job(&job, "connect4 solve", &inputs, &args.run)
 }
 
 pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> {

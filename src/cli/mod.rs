@@ -45,7 +45,7 @@ enum Command {
     /// Battleship fields: validate fleets, ships touching or not; generate fields.
     #[command(subcommand)]
     Battleship(BattleshipCommand),
-    /// Connect Four: validate archives of game logs; generate games.
+    /// Connect Four: validate archives of game logs; generate games; solve positions.
     #[command(name = "connect4", subcommand)]
     Connect4(Connect4Command),
     /// Polyomino tilings of a board: count every solution three ways.
@@ -121,6 +121,7 @@ impl Cli {
             Command::Battleship(BattleshipCommand::Generate(args)) => generate_battleship(args),
             Command::Connect4(Connect4Command::Validate(args)) => validate_connect4(args),
             Command::Connect4(Connect4Command::Generate(args)) => generate_connect4(args),
+            Command::Connect4(Connect4Command::Solve(args)) => solve_connect4(args),
             Command::Tiling(TilingCommand::Count(args)) => count_tilings(args),
             Command::Checkerboard(CheckerboardCommand::Count(args)) => count_checkerboard(args),
             Command::Checkerboard(CheckerboardCommand::Solve(args)) => solve_checkerboard(args),
