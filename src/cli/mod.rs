@@ -45,7 +45,7 @@ enum Command {
     /// Battleship fields: validate fleets, ships touching or not; generate fields.
     #[command(subcommand)]
     Battleship(BattleshipCommand),
-    /// Connect Four: validate archives of game logs; generate games; solve positions.
+    /// Connect Four: validate game logs; generate games; solve positions; build books; play.
     #[command(name = "connect4", subcommand)]
     Connect4(Connect4Command),
     /// Polyomino tilings of a board: count every solution three ways.
@@ -122,6 +122,8 @@ impl Cli {
             Command::Connect4(Connect4Command::Validate(args)) => validate_connect4(args),
             Command::Connect4(Connect4Command::Generate(args)) => generate_connect4(args),
             Command::Connect4(Connect4Command::Solve(args)) => solve_connect4(args),
+            Command::Connect4(Connect4Command::Book(args)) => book_connect4(args),
+            Command::Connect4(Connect4Command::Play(args)) => play_connect4(args),
             Command::Tiling(TilingCommand::Count(args)) => count_tilings(args),
             Command::Checkerboard(CheckerboardCommand::Count(args)) => count_checkerboard(args),
             Command::Checkerboard(CheckerboardCommand::Solve(args)) => solve_checkerboard(args),

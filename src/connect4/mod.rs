@@ -13,10 +13,12 @@
 //! assert_eq!((verdict.winner, verdict.ply), (Some(1), 7));
 //! ```
 
+pub mod ai;
 mod board;
 pub mod generate;
 mod job;
 mod notation;
+pub mod play;
 mod replay;
 pub mod solve;
 mod solve_job;
