@@ -176,6 +176,24 @@ fn run_job<J: Job>(
     inputs: &[InputSpec],
     args: &RunArgs,
 ) -> Result<ExitCode> {
+    run_job_in_chunks(
+        job,
+        command,
+        inputs,
+        args,
+        RunOptions::default().chunk_records,
+    )
+}
+
+/// [`run_job`] handing records to the workers `chunk_records` at a time: jobs whose records
+/// can take seconds each need small chunks to keep every thread busy.
+fn run_job_in_chunks<J: Job>(
+    job: &J,
+    command: &str,
+    inputs: &[InputSpec],
+    args: &RunArgs,
+    chunk_records: usize,
+) -> Result<ExitCode> {
     let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(
             File::create(path)
@@ -196,6 +214,7 @@ fn run_job<J: Job>(
     };
     let options = RunOptions {
         threads: args.threads,
+        chunk_records,
         ..RunOptions::default()
     };
     let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;

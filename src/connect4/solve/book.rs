@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 use thiserror::Error;
@@ -206,16 +207,21 @@ pub fn build_book<M: Bits>(
         levels.push(level);
     }
     let deepest = levels.last().expect("level 0 exists");
+    // One solver per thread, reused: rayon's `map_init` would make one per split, and a
+    // table costs milliseconds to set up.
+    let solvers: Mutex<Vec<Solver<M>>> = Mutex::new(Vec::new());
     let results: Vec<(i32, u64)> = deepest
         .par_iter()
-        .map_init(
-            || Solver::<M>::new(width, height, table_mb),
-            |solver, p| {
-                let result = solver.score(p, false);
-                solved();
-                result
-            },
-        )
+        .map(|p| {
+            let spare = solvers.lock().ok().and_then(|mut s| s.pop());
+            let mut solver = spare.unwrap_or_else(|| Solver::<M>::new(width, height, table_mb));
+            let result = solver.score(p, false);
+            if let Ok(mut stack) = solvers.lock() {
+                stack.push(solver);
+            }
+            solved();
+            result
+        })
         .collect();
     let mut stats = BookStats {
         solved: deepest.len(),
