@@ -200,6 +200,9 @@ pub(super) struct Connect4SolveArgs {
     run: RunArgs,
 }
 
+/// The largest transposition table per thread, MiB.
+const MAX_TABLE_MB: usize = 65_536;
+
 /// Reads the book at `path` for the board.
 fn read_book(
     path: &Path,
@@ -226,8 +229,11 @@ fn read_book(
 pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
     let (width, height) = (args.board.width, args.board.height);
     let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
-    if args.table_mb == 0 {
-        bail!("--table-mb must be at least 1");
+    if !(1..=MAX_TABLE_MB).contains(&args.table_mb) {
+        bail!(
+            "--table-mb goes from 1 to {MAX_TABLE_MB}, not {}",
+            args.table_mb
+        );
     }
     let book = match &args.book {
         Some(path) => Some(read_book(path, width, height, fits_u64)?),
@@ -331,7 +337,7 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
         players: [args.red, args.yellow],
         seed: args.seed,
         colour,
-        table_mb: args.table_mb.max(1),
+        table_mb: args.table_mb.clamp(1, MAX_TABLE_MB),
         opening,
     };
     let stdin = io::stdin();
