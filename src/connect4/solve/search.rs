@@ -231,7 +231,9 @@ impl<M: Bits> Solver<M> {
                 self.table.prefetch(g.symmetric_key(&child));
             }
         }
-        for (cell, col) in sorter {
+        // Borrowed, not moved into the loop: moving copies the sorter's array (measured:
+        // 5% of the time on a Begin-Hard position).
+        for (cell, col) in &mut sorter {
             let mut child = *p;
             self.geometry.play(&mut child, cell, col);
             let score = -self.negamax(&child, -beta, -alpha);
