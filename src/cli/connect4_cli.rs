@@ -14,6 +14,89 @@ pub(super) enum Connect4Command {
     /// Print random games played to their end, reproducibly from a seed, some broken on
     /// purpose.
     Generate(Connect4GenerateArgs),
+    /// Solve positions exactly: the score for the side to move with perfect play and every
+    /// column that achieves it.
+    ///
+    /// Each line is a move sequence from the empty board (`-` for the empty board),
+    /// optionally followed by the expected score (`<moves> <score>`, as in Pascal Pons's
+    /// test sets) or by a board and a win/loss/draw label for the first player (the 8-ply
+    /// database). Score: 0 for a draw; for a win, 22 minus the stones the winner has played
+    /// when it completes its four on 7×6 ((cells + 1) / 2 + 1 minus them in general); a
+    /// loss is minus the opponent's. Statuses: ok, error (an illegal move, a full column, a
+    /// game already over: says at which ply). Exit code 1 if any error or mismatch.
+    Solve(Connect4SolveArgs),
+    /// Build an opening book: the exact score of every position up to --depth stones,
+    /// solved in parallel, for `solve --book`.
+    Book(Connect4BookArgs),
+    /// Play a game in the terminal: human or computer players, undo, the winning line
+    /// shown. Moves are read line by line, so standard input can be a script.
+    Play(Connect4PlayArgs),
+}
+
+/// Who plays a colour: `human`, `random`, `heuristic` (depth 4), `heuristic:DEPTH` or
+/// `perfect`.
+fn parse_player(text: &str) -> Result<connect4::play::PlayerKind, String> {
+    use connect4::play::PlayerKind;
+    if text == "human" {
+        Ok(PlayerKind::Human)
+    } else {
+        text.parse().map(PlayerKind::Computer)
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum ColourArg {
+    /// Colour when standard output is a terminal.
+    Auto,
+    /// Always ANSI colours.
+    Always,
+    /// Plain characters: X for Red, O for Yellow, brackets around the winning line.
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct Connect4PlayArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Who plays Red (moves first): human, random, heuristic, heuristic:DEPTH or perfect.
+    #[arg(long, default_value = "human", value_parser = parse_player)]
+    red: connect4::play::PlayerKind,
+    /// Who plays Yellow: human, random, heuristic, heuristic:DEPTH or perfect.
+    #[arg(long, default_value = "heuristic:4", value_parser = parse_player)]
+    yellow: connect4::play::PlayerKind,
+    /// Seed of the computer players' choices (random moves, ties between equal moves).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Append the game to FILE as one line of column digits (`connect4 validate` reads it).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// Discs in colour.
+    #[arg(long, value_enum, default_value_t = ColourArg::Auto)]
+    colour: ColourArg,
+    /// Transposition table of a perfect player, in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MB")]
+    table_mb: usize,
+    /// Start from the position after these moves (column digits), e.g. `4453`.
+    #[arg(long, value_name = "MOVES")]
+    start: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct Connect4BookArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Positions with up to this many stones.
+    #[arg(long)]
+    depth: u32,
+    /// The book file to write.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
+    threads: usize,
+    /// Transposition table per worker thread, in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MB")]
+    table_mb: usize,
 }
 
 /// The board's size.
@@ -95,6 +178,189 @@ pub(super) struct Connect4GenerateArgs {
     /// Write the games to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct Connect4SolveArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Only win, draw or loss (a narrower search, faster); `score` is left empty.
+    #[arg(long)]
+    weak: bool,
+    /// Transposition table per worker thread, in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MB")]
+    table_mb: usize,
+    /// Opening book made by `connect4 book` for the same board.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Leave `best_moves` empty: the score alone, as solvers are usually timed.
+    #[arg(long)]
+    score_only: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// The largest transposition table per thread, MiB.
+const MAX_TABLE_MB: usize = 65_536;
+
+/// Reads the book at `path` for the board.
+fn read_book(
+    path: &Path,
+    width: usize,
+    height: usize,
+    fits_u64: bool,
+) -> Result<connect4::AnyBook> {
+    use connect4::solve::Book;
+    use std::sync::Arc;
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = io::BufReader::new(file);
+    let context = || format!("book {}", path.display());
+    Ok(if fits_u64 {
+        connect4::AnyBook::Narrow(Arc::new(
+            Book::read(&mut reader, width, height).with_context(context)?,
+        ))
+    } else {
+        connect4::AnyBook::Wide(Arc::new(
+            Book::read(&mut reader, width, height).with_context(context)?,
+        ))
+    })
+}
+
+pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
+    let (width, height) = (args.board.width, args.board.height);
+    let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
+    if !(1..=MAX_TABLE_MB).contains(&args.table_mb) {
+        bail!(
+            "--table-mb goes from 1 to {MAX_TABLE_MB}, not {}",
+            args.table_mb
+        );
+    }
+    let book = match &args.book {
+        Some(path) => Some(read_book(path, width, height, fits_u64)?),
+        None => None,
+    };
+    let inputs = input_specs(&args.run.files, Some(InputFormat::Lines))?;
+    let job = connect4::SolveJob {
+        width,
+        height,
+        fits_u64,
+        weak: args.weak,
+        table_mb: args.table_mb,
+        score_only: args.score_only,
+        book,
+    };
+    // One position per chunk: a position can take seconds, and a chunk is one thread's.
+    run_job_in_chunks(&job, "connect4 solve", &inputs, &args.run, 1)
+}
+
+pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
+    use connect4::solve::{build_book, Bits, Book, BookStats};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let (width, height) = (args.board.width, args.board.height);
+    let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
+    if args.depth as usize >= width * height {
+        bail!(
+            "--depth must be below the number of cells ({})",
+            width * height
+        );
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let started = std::time::Instant::now();
+    let solved = AtomicU64::new(0);
+    let show = io::stderr().is_terminal();
+    let tick = || {
+        let n = solved.fetch_add(1, Ordering::Relaxed) + 1;
+        if show && n % 100 == 0 {
+            eprint!("\rsolved {n} positions");
+        }
+    };
+    fn write<M: Bits>(book: &Book<M>, path: &Path) -> Result<()> {
+        let mut out = io::BufWriter::new(
+            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
+        );
+        book.write(&mut out)?;
+        out.flush()?;
+        Ok(())
+    }
+    let stats: BookStats = pool.install(|| -> Result<BookStats> {
+        Ok(if fits_u64 {
+            let (book, stats) = build_book::<u64>(width, height, args.depth, args.table_mb, &tick);
+            write(&book, &args.output)?;
+            stats
+        } else {
+            let (book, stats) = build_book::<u128>(width, height, args.depth, args.table_mb, &tick);
+            write(&book, &args.output)?;
+            stats
+        })
+    })?;
+    let bytes = std::fs::metadata(&args.output)
+        .map(|m| m.len())
+        .unwrap_or(0);
+    if show {
+        eprintln!();
+    }
+    eprintln!(
+        "book of {width}x{height} to depth {}: {} positions ({} solved at depth {}, {} nodes), {bytes} bytes, {:.1} s",
+        args.depth,
+        stats.positions,
+        stats.solved,
+        args.depth,
+        stats.nodes,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
+    use connect4::play::{play_game, GameOptions};
+    let (width, height) = (args.board.width, args.board.height);
+    let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
+    let colour = match args.colour {
+        ColourArg::Auto => io::stdout().is_terminal(),
+        ColourArg::Always => true,
+        ColourArg::Never => false,
+    };
+    let opening = match &args.start {
+        Some(moves) => {
+            connect4::GameLog::parse(moves, connect4::Notation::Digits)
+                .context("--start")?
+                .columns
+        }
+        None => Vec::new(),
+    };
+    let options = GameOptions {
+        width,
+        height,
+        players: [args.red, args.yellow],
+        seed: args.seed,
+        colour,
+        table_mb: args.table_mb.clamp(1, MAX_TABLE_MB),
+        opening,
+    };
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut out = io::stdout().lock();
+    let record = if fits_u64 {
+        play_game::<u64>(&options, &mut input, &mut out)?
+    } else {
+        play_game::<u128>(&options, &mut input, &mut out)?
+    };
+    out.flush()?;
+    if let Some(path) = &args.log {
+        if !record.moves.is_empty() {
+            let mut log = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open the log {}", path.display()))?;
+            writeln!(log, "{}", record.digits(width))
+                .with_context(|| format!("cannot write the log {}", path.display()))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> {

@@ -47,7 +47,7 @@ enum Command {
     /// Battleship fields: validate fleets, ships touching or not; generate fields.
     #[command(subcommand)]
     Battleship(BattleshipCommand),
-    /// Connect Four: validate archives of game logs; generate games.
+    /// Connect Four: validate game logs; generate games; solve positions; build books; play.
     #[command(name = "connect4", subcommand)]
     Connect4(Connect4Command),
     /// Polyomino tilings of a board: count every solution three ways.
@@ -129,6 +129,9 @@ impl Cli {
             Command::Battleship(BattleshipCommand::Generate(args)) => generate_battleship(args),
             Command::Connect4(Connect4Command::Validate(args)) => validate_connect4(args),
             Command::Connect4(Connect4Command::Generate(args)) => generate_connect4(args),
+            Command::Connect4(Connect4Command::Solve(args)) => solve_connect4(args),
+            Command::Connect4(Connect4Command::Book(args)) => book_connect4(args),
+            Command::Connect4(Connect4Command::Play(args)) => play_connect4(args),
             Command::Tiling(TilingCommand::Count(args)) => count_tilings(args),
             Command::Checkerboard(CheckerboardCommand::Count(args)) => count_checkerboard(args),
             Command::Checkerboard(CheckerboardCommand::Solve(args)) => solve_checkerboard(args),
@@ -182,6 +185,24 @@ fn run_job<J: Job>(
     inputs: &[InputSpec],
     args: &RunArgs,
 ) -> Result<ExitCode> {
+    run_job_in_chunks(
+        job,
+        command,
+        inputs,
+        args,
+        RunOptions::default().chunk_records,
+    )
+}
+
+/// [`run_job`] handing records to the workers `chunk_records` at a time: jobs whose records
+/// can take seconds each need small chunks to keep every thread busy.
+fn run_job_in_chunks<J: Job>(
+    job: &J,
+    command: &str,
+    inputs: &[InputSpec],
+    args: &RunArgs,
+    chunk_records: usize,
+) -> Result<ExitCode> {
     let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(
             File::create(path)
@@ -202,6 +223,7 @@ fn run_job<J: Job>(
     };
     let options = RunOptions {
         threads: args.threads,
+        chunk_records,
         ..RunOptions::default()
     };
     let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;

@@ -13,13 +13,18 @@
 //! assert_eq!((verdict.winner, verdict.ply), (Some(1), 7));
 //! ```
 
+pub mod ai;
 mod board;
 pub mod generate;
 mod job;
 mod notation;
+pub mod play;
 mod replay;
+pub mod solve;
+mod solve_job;
 
 pub use board::{board_fits, Board, Mask, MoveResult, MAX_SIDE, MIN_SIDE};
 pub use job::{ValidateJob, ValidateLayout};
 pub use notation::{GameLog, Notation, NotationError};
 pub use replay::{cell_name, replay, AfterEnd, InvalidKind, Status, Verdict};
+pub use solve_job::{AnyBook, SolveJob, SolveWorker, SOLVED_STATUS};

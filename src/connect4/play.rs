@@ -1,0 +1,323 @@
+//! A game of Connect Four in a terminal (or any reader and writer): the board drawn after
+//! every move, moves read line by line, undo, computer players.
+
+use std::io::{self, BufRead, Write};
+
+use super::ai::{Ai, Level};
+use super::board::lines_through;
+use super::solve::{Bits, Geometry, Position};
+
+/// Who plays one colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// Moves typed in.
+    Human,
+    /// A computer player.
+    Computer(Level),
+}
+
+/// How to play a game.
+#[derive(Debug, Clone)]
+pub struct GameOptions {
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// The first player (Red) and the second (Yellow).
+    pub players: [PlayerKind; 2],
+    /// Seed of the computer players' choices among equal moves.
+    pub seed: u64,
+    /// Draw the discs with ANSI colours (else plain characters).
+    pub colour: bool,
+    /// Transposition table of a perfect player, MiB.
+    pub table_mb: usize,
+    /// Moves (1-based columns) already played when the game starts.
+    pub opening: Vec<usize>,
+}
+
+/// Why a game cannot be played.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The opening is not a legal unfinished position.
+    #[error("the opening: {0}")]
+    Opening(#[from] super::solve::PositionError),
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameEnd {
+    /// Player 0 (Red) or 1 (Yellow) completed a line: its cells as (column, row), 0-based
+    /// from the bottom left.
+    Win {
+        /// 0 for the first player, 1 for the second.
+        player: usize,
+        /// The winning line(s) through the last stone.
+        cells: Vec<(usize, usize)>,
+    },
+    /// The board filled up.
+    Draw,
+    /// The input ended (or `q` was typed) before the game did.
+    Quit,
+}
+
+/// A game played: its moves (1-based columns) and how it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Columns played, 1-based.
+    pub moves: Vec<usize>,
+    /// How the game ended.
+    pub end: GameEnd,
+}
+
+impl GameRecord {
+    /// The moves in digits notation (comma-separated beyond 9 columns), as `connect4
+    /// validate` reads them.
+    pub fn digits(&self, width: usize) -> String {
+        let parts: Vec<String> = self.moves.iter().map(usize::to_string).collect();
+        parts.join(if width > 9 { "," } else { "" })
+    }
+}
+
+const NAMES: [&str; 2] = ["Red", "Yellow"];
+const PLAIN: [char; 2] = ['X', 'O'];
+
+/// Plays one game, reading a human's moves from `input` and drawing everything to `out`.
+/// A human types a column number, `u` to undo (back to their previous turn) or `q` to
+/// quit; a bad or full column is asked again.
+pub fn play_game<M: Bits>(
+    options: &GameOptions,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> Result<GameRecord, PlayError> {
+    let (width, height) = (options.width, options.height);
+    let geometry = Geometry::<M>::new(width, height);
+    geometry.position(&options.opening)?;
+    let mut ais: Vec<Option<Ai<M>>> = options
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| match kind {
+            PlayerKind::Human => None,
+            PlayerKind::Computer(level) => Some(Ai::new(
+                *level,
+                width,
+                height,
+                options.seed.wrapping_add(i as u64),
+                options.table_mb,
+            )),
+        })
+        .collect();
+    let mut moves: Vec<usize> = options.opening.clone();
+    draw(out, options, &moves, &[])?;
+    loop {
+        let position: Position<M> = geometry
+            .position(&moves)
+            .expect("the game goes on only while the position is unfinished");
+        let player = moves.len() % 2;
+        let col = match &mut ais[player] {
+            Some(ai) => {
+                let col = ai.choose(&position);
+                writeln!(
+                    out,
+                    "{} ({}) plays column {}.",
+                    NAMES[player],
+                    ai.level(),
+                    col + 1
+                )?;
+                col
+            }
+            None => match ask_move(options, &geometry, &position, input, out)? {
+                Asked::Column(col) => col,
+                Asked::Undo => {
+                    undo(&mut moves, options.opening.len(), &options.players, out)?;
+                    draw(out, options, &moves, &[])?;
+                    continue;
+                }
+                Asked::Quit => {
+                    writeln!(out, "Game abandoned after {} moves.", moves.len())?;
+                    return Ok(GameRecord {
+                        moves,
+                        end: GameEnd::Quit,
+                    });
+                }
+            },
+        };
+        let wins = geometry.is_winning_column(&position, col);
+        moves.push(col + 1);
+        if wins {
+            let cells = winning_cells(&moves, width, height);
+            draw(out, options, &moves, &cells)?;
+            let names: Vec<String> = cells.iter().map(|&(c, r)| super::cell_name(c, r)).collect();
+            writeln!(
+                out,
+                "{} wins with move {} ({})!",
+                NAMES[player],
+                moves.len(),
+                names.join(" ")
+            )?;
+            return Ok(GameRecord {
+                moves,
+                end: GameEnd::Win { player, cells },
+            });
+        }
+        draw(out, options, &moves, &[])?;
+        if moves.len() == width * height {
+            writeln!(out, "Draw: the board is full.")?;
+            return Ok(GameRecord {
+                moves,
+                end: GameEnd::Draw,
+            });
+        }
+    }
+}
+
+/// What a human typed.
+enum Asked {
+    Column(usize),
+    Undo,
+    Quit,
+}
+
+/// Asks the human to move until the answer is a playable column, `u` or `q`.
+fn ask_move<M: Bits>(
+    options: &GameOptions,
+    geometry: &Geometry<M>,
+    position: &Position<M>,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> io::Result<Asked> {
+    let player = position.moves() as usize % 2;
+    loop {
+        write!(
+            out,
+            "{} ({}), your move [1-{}, u = undo, q = quit]: ",
+            NAMES[player], PLAIN[player], options.width
+        )?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(Asked::Quit);
+        }
+        let answer = line.trim();
+        match answer {
+            "u" | "U" | "undo" => return Ok(Asked::Undo),
+            "q" | "Q" | "quit" => return Ok(Asked::Quit),
+            _ => {}
+        }
+        match answer.parse::<usize>() {
+            Ok(column) if (1..=options.width).contains(&column) => {
+                if geometry.can_play(position, column - 1) {
+                    return Ok(Asked::Column(column - 1));
+                }
+                writeln!(out, "Column {column} is full; pick another.")?;
+            }
+            _ => writeln!(
+                out,
+                "{answer:?} is not a column: type a number from 1 to {}.",
+                options.width
+            )?,
+        }
+    }
+}
+
+/// Takes back the last move, and the computer's moves before it, so that a human is to
+/// move again.
+fn undo(
+    moves: &mut Vec<usize>,
+    opening: usize,
+    players: &[PlayerKind; 2],
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let human_moves = (opening..moves.len())
+        .filter(|i| players[i % 2] == PlayerKind::Human)
+        .count();
+    if human_moves == 0 {
+        return writeln!(out, "Nothing to undo.");
+    }
+    // Back to the last human move, then take it back too.
+    while players[(moves.len() - 1) % 2] != PlayerKind::Human {
+        moves.pop();
+    }
+    moves.pop();
+    writeln!(out, "Undone: back to move {}.", moves.len() + 1)
+}
+
+/// The cells of the winning line(s) through the last stone of `moves`.
+fn winning_cells(moves: &[usize], width: usize, height: usize) -> Vec<(usize, usize)> {
+    let grid = fill(moves, width, height);
+    let winner = (moves.len() - 1) % 2;
+    let mut stones = 0u128;
+    for (c, column) in grid.iter().enumerate() {
+        for (r, &cell) in column.iter().enumerate() {
+            if cell == Some(winner) {
+                stones |= 1 << (c * (height + 1) + r);
+            }
+        }
+    }
+    let col = moves[moves.len() - 1] - 1;
+    let row = grid[col].iter().filter(|c| c.is_some()).count() - 1;
+    let mut cells: Vec<(usize, usize)> = lines_through(stones, width, height, col, row)
+        .into_iter()
+        .flatten()
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
+/// Who holds each cell, column by column from the bottom.
+fn fill(moves: &[usize], width: usize, height: usize) -> Vec<Vec<Option<usize>>> {
+    let mut grid = vec![vec![None; height]; width];
+    for (i, &column) in moves.iter().enumerate() {
+        if let Some(cell) = grid[column - 1].iter_mut().find(|c| c.is_none()) {
+            *cell = Some(i % 2);
+        }
+    }
+    grid
+}
+
+/// Draws the board, top row first, with the cells of `highlight` marked.
+fn draw(
+    out: &mut impl Write,
+    options: &GameOptions,
+    moves: &[usize],
+    highlight: &[(usize, usize)],
+) -> io::Result<()> {
+    let grid = fill(moves, options.width, options.height);
+    let mut text = String::from("\n");
+    for row in (0..options.height).rev() {
+        text.push('|');
+        for (col, column) in grid.iter().enumerate() {
+            let marked = highlight.contains(&(col, row));
+            text.push_str(&cell_text(column[row], marked, options.colour));
+        }
+        text.push_str("|\n");
+    }
+    text.push('+');
+    text.push_str(&"---".repeat(options.width));
+    text.push_str("+\n ");
+    for col in 1..=options.width {
+        text.push_str(&format!("{col:^3}"));
+    }
+    text.push('\n');
+    out.write_all(text.as_bytes())
+}
+
+/// One cell, three characters wide: a disc, or `.` when empty; a winning disc is bracketed
+/// (plain) or drawn on a white background (colour).
+fn cell_text(owner: Option<usize>, marked: bool, colour: bool) -> String {
+    match (owner, colour) {
+        (None, _) => " . ".into(),
+        (Some(p), false) if marked => format!("[{}]", PLAIN[p]),
+        (Some(p), false) => format!(" {} ", PLAIN[p]),
+        (Some(p), true) => {
+            let fg = if p == 0 { "31" } else { "33" };
+            let bg = if marked { ";47" } else { "" };
+            format!("\x1b[1;{fg}{bg}m ● \x1b[0m")
+        }
+    }
+}

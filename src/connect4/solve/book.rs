@@ -1,0 +1,272 @@
+//! The opening book: the exact score of every position up to a number of stones, made by
+//! solving the positions at that depth and backing their scores up to the empty board.
+//!
+//! File format (little-endian): the magic `PBC4BOOK`, a format version byte, width, height
+//! and depth bytes, the key width in bytes `k`, the position count `n` as a `u64`, then the
+//! `n` symmetric keys in increasing order, `k` bytes each, then `n` scores as signed bytes.
+
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use super::position::{Bits, Geometry, Position};
+use super::search::Solver;
+
+const MAGIC: &[u8; 8] = b"PBC4BOOK";
+const VERSION: u8 = 1;
+
+/// Exact scores of every position with up to `depth` stones, a position and its mirror
+/// image stored once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Book<M> {
+    width: usize,
+    height: usize,
+    depth: u32,
+    keys: Vec<M>,
+    scores: Vec<i8>,
+}
+
+/// Why a book cannot be read or used.
+#[derive(Debug, Error)]
+pub enum BookError {
+    /// The file could not be read.
+    #[error("cannot read the book: {0}")]
+    Io(#[from] io::Error),
+    /// The file is not a book.
+    #[error("not a puzzlebench Connect Four book (bad magic or version)")]
+    Format,
+    /// The book is for another board.
+    #[error("the book is for a {book_width}×{book_height} board, not {width}×{height}")]
+    Size {
+        /// The book's board.
+        book_width: usize,
+        /// The book's board.
+        book_height: usize,
+        /// The board asked for.
+        width: usize,
+        /// The board asked for.
+        height: usize,
+    },
+    /// The keys are not in increasing order or a score is out of range.
+    #[error("the book is corrupt: {0}")]
+    Corrupt(String),
+}
+
+/// What building a book took.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BookStats {
+    /// Positions in the book (all depths).
+    pub positions: usize,
+    /// Positions solved by search (those at the book's depth).
+    pub solved: usize,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+impl<M: Bits> Book<M> {
+    /// The exact score of the position with symmetric key `key` and `moves` stones, if the
+    /// book holds it.
+    #[inline]
+    pub fn get(&self, key: M, moves: u32) -> Option<i32> {
+        if moves > self.depth {
+            return None;
+        }
+        self.keys
+            .binary_search(&key)
+            .ok()
+            .map(|i| i32::from(self.scores[i]))
+    }
+
+    /// The deepest stone count the book covers.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// Positions in the book.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the book holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Bytes per key in the file: enough for the board's `width × (height + 1)` bits.
+    fn key_bytes(width: usize, height: usize) -> usize {
+        (width * (height + 1)).div_ceil(8)
+    }
+
+    /// Writes the book in its file format.
+    pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        let key_bytes = Self::key_bytes(self.width, self.height);
+        out.write_all(MAGIC)?;
+        out.write_all(&[
+            VERSION,
+            self.width as u8,
+            self.height as u8,
+            self.depth as u8,
+            key_bytes as u8,
+        ])?;
+        out.write_all(&(self.keys.len() as u64).to_le_bytes())?;
+        for &key in &self.keys {
+            out.write_all(&key.to_u128().to_le_bytes()[..key_bytes])?;
+        }
+        let scores: Vec<u8> = self.scores.iter().map(|&s| s as u8).collect();
+        out.write_all(&scores)
+    }
+
+    /// Reads a book for a `width × height` board.
+    pub fn read(input: &mut impl Read, width: usize, height: usize) -> Result<Self, BookError> {
+        let mut head = [0u8; 21];
+        input.read_exact(&mut head)?;
+        if &head[..8] != MAGIC || head[8] != VERSION {
+            return Err(BookError::Format);
+        }
+        let (book_width, book_height, depth) =
+            (head[9] as usize, head[10] as usize, u32::from(head[11]));
+        if (book_width, book_height) != (width, height) {
+            return Err(BookError::Size {
+                book_width,
+                book_height,
+                width,
+                height,
+            });
+        }
+        let key_bytes = head[12] as usize;
+        if key_bytes != Self::key_bytes(width, height) {
+            return Err(BookError::Corrupt(format!("{key_bytes}-byte keys")));
+        }
+        let count = u64::from_le_bytes(head[13..21].try_into().expect("8 bytes"));
+        let count =
+            usize::try_from(count).map_err(|_| BookError::Corrupt(format!("{count} positions")))?;
+        let mut raw = vec![0u8; count * key_bytes];
+        input.read_exact(&mut raw)?;
+        let keys: Vec<M> = raw
+            .chunks_exact(key_bytes)
+            .map(|bytes| {
+                bytes
+                    .iter()
+                    .rev()
+                    .fold(M::default(), |key, &b| (key << 8) | M::from_u64(b.into()))
+            })
+            .collect();
+        if keys.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(BookError::Corrupt("keys out of order".into()));
+        }
+        let mut raw_scores = vec![0u8; count];
+        input.read_exact(&mut raw_scores)?;
+        let cells = (width * height) as i32;
+        let scores: Vec<i8> = raw_scores.into_iter().map(|b| b as i8).collect();
+        if scores.iter().any(|&s| i32::from(s).abs() > cells / 2 + 1) {
+            return Err(BookError::Corrupt("a score out of range".into()));
+        }
+        Ok(Book {
+            width,
+            height,
+            depth,
+            keys,
+            scores,
+        })
+    }
+}
+
+/// Builds the book of every position with up to `depth` stones on a `width × height` board,
+/// solving the positions at that depth in parallel on the current rayon pool (one solver
+/// with a `table_mb` MiB table per thread). `solved` is called after each one.
+pub fn build_book<M: Bits>(
+    width: usize,
+    height: usize,
+    depth: u32,
+    table_mb: usize,
+    solved: &(dyn Fn() + Sync),
+) -> (Book<M>, BookStats) {
+    let geometry = Geometry::<M>::new(width, height);
+    // Every unfinished position per stone count, one per mirror pair.
+    let mut levels: Vec<Vec<Position<M>>> = vec![vec![Position::default()]];
+    for _ in 0..depth {
+        let mut next: HashMap<M, Position<M>> = HashMap::new();
+        for p in levels.last().expect("level 0 exists") {
+            for col in 0..width {
+                if !geometry.can_play(p, col) || geometry.is_winning_column(p, col) {
+                    continue;
+                }
+                let mut child = *p;
+                geometry.play_column(&mut child, col);
+                if child.moves() < geometry.cells {
+                    next.entry(geometry.symmetric_key(&child)).or_insert(child);
+                }
+            }
+        }
+        let mut level: Vec<Position<M>> = next.into_values().collect();
+        // Solved in key order, so that the run is the same every time.
+        level.sort_by_key(|p| geometry.symmetric_key(p));
+        levels.push(level);
+    }
+    let deepest = levels.last().expect("level 0 exists");
+    // One solver per thread, reused: rayon's `map_init` would make one per split, and a
+    // table costs milliseconds to set up.
+    let solvers: Mutex<Vec<Solver<M>>> = Mutex::new(Vec::new());
+    let results: Vec<(i32, u64)> = deepest
+        .par_iter()
+        .map(|p| {
+            let spare = solvers.lock().ok().and_then(|mut s| s.pop());
+            let mut solver = spare.unwrap_or_else(|| Solver::<M>::new(width, height, table_mb));
+            let result = solver.score(p, false);
+            if let Ok(mut stack) = solvers.lock() {
+                stack.push(solver);
+            }
+            solved();
+            result
+        })
+        .collect();
+    let mut stats = BookStats {
+        solved: deepest.len(),
+        nodes: results.iter().map(|&(_, nodes)| nodes).sum(),
+        ..BookStats::default()
+    };
+    let mut scores: HashMap<M, i32> = deepest
+        .iter()
+        .zip(&results)
+        .map(|(p, &(score, _))| (geometry.symmetric_key(p), score))
+        .collect();
+    let mut all: Vec<(M, i32)> = scores.iter().map(|(&k, &s)| (k, s)).collect();
+    // Back up: a position's score is the best over its moves.
+    for level in levels.iter().rev().skip(1) {
+        let mut backed = HashMap::with_capacity(level.len());
+        for p in level {
+            let best = (0..width)
+                .filter(|&col| geometry.can_play(p, col))
+                .map(|col| {
+                    if geometry.is_winning_column(p, col) {
+                        return (geometry.cells as i32 + 1 - p.moves() as i32) / 2;
+                    }
+                    let mut child = *p;
+                    geometry.play_column(&mut child, col);
+                    if child.moves() == geometry.cells {
+                        0
+                    } else {
+                        -scores[&geometry.symmetric_key(&child)]
+                    }
+                })
+                .max()
+                .expect("an unfinished position has a move");
+            backed.insert(geometry.symmetric_key(p), best);
+        }
+        all.extend(backed.iter().map(|(&k, &s)| (k, s)));
+        scores = backed;
+    }
+    all.sort_unstable_by_key(|&(key, _)| key);
+    stats.positions = all.len();
+    let book = Book {
+        width,
+        height,
+        depth,
+        keys: all.iter().map(|&(key, _)| key).collect(),
+        scores: all.iter().map(|&(_, score)| score as i8).collect(),
+    };
+    (book, stats)
+}

@@ -1,0 +1,301 @@
+//! `connect4 solve` on the batch runner: one record is one position, as moves from the
+//! empty board, optionally with the expected score or result.
+//!
+//! A line is `<moves> [<score>]` (Pascal Pons's test sets), `<moves> [<board>] <label>`
+//! (the 8-ply database: the board's cells column by column from the bottom, `x` for the
+//! first player, `o` for the second, `b` for blank, and `win|loss|draw` for the first
+//! player), or just `<moves>`. `-` stands for the empty board.
+
+use std::sync::Arc;
+
+use crate::batch::{Job, Outcome, Record, RecordContent, Value, ERROR_STATUS};
+
+use super::notation::{GameLog, Notation};
+use super::solve::{Bits, Book, Position, Solver};
+
+/// The status of a solved position.
+pub const SOLVED_STATUS: &str = "ok";
+
+/// A book for either mask width.
+#[derive(Debug, Clone)]
+pub enum AnyBook {
+    /// For boards that fit a `u64`.
+    Narrow(Arc<Book<u64>>),
+    /// For larger boards.
+    Wide(Arc<Book<u128>>),
+}
+
+/// Solves every position of a file.
+#[derive(Debug, Clone)]
+pub struct SolveJob {
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// Whether the board fits a `u64` (else `u128`).
+    pub fits_u64: bool,
+    /// Only win, draw or loss.
+    pub weak: bool,
+    /// Transposition table size per worker, MiB.
+    pub table_mb: usize,
+    /// Skip the best moves (the score alone, as solvers are usually timed).
+    pub score_only: bool,
+    /// An opening book for the same board.
+    pub book: Option<AnyBook>,
+}
+
+/// A worker's solver, for the board's mask width.
+#[derive(Debug)]
+pub enum SolveWorker {
+    /// For boards that fit a `u64`.
+    Narrow(Box<Solver<u64>>),
+    /// For larger boards.
+    Wide(Box<Solver<u128>>),
+}
+
+/// What a record expects: an exact score, or a result for the first player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expected {
+    Score(i32),
+    FirstPlayer(i32),
+}
+
+/// A parsed record: the moves and what it expects.
+struct Request {
+    columns: Vec<usize>,
+    board: Option<String>,
+    expected: Option<Expected>,
+}
+
+fn parse_request(tokens: &[&str]) -> Result<Request, String> {
+    let (&moves, rest) = tokens.split_first().ok_or("the line has no moves")?;
+    let columns = if moves == "-" {
+        Vec::new()
+    } else {
+        GameLog::parse(moves, Notation::Digits)
+            .map_err(|e| format!("moves: {e}"))?
+            .columns
+    };
+    let label = |text: &str| match text.to_ascii_lowercase().as_str() {
+        "win" => Some(1),
+        "draw" => Some(0),
+        "loss" => Some(-1),
+        _ => None,
+    };
+    let (board, expected) = match rest {
+        [] => (None, None),
+        [one] => match (one.parse::<i32>(), label(one)) {
+            (Ok(score), _) => (None, Some(Expected::Score(score))),
+            (_, Some(result)) => (None, Some(Expected::FirstPlayer(result))),
+            _ => {
+                return Err(format!(
+                    "{one:?} after the moves is neither a score nor win, loss or draw"
+                ))
+            }
+        },
+        [board, one] => match label(one) {
+            Some(result) => (Some(board.to_string()), Some(Expected::FirstPlayer(result))),
+            None => return Err(format!("{one:?} is not win, loss or draw")),
+        },
+        _ => {
+            return Err(format!(
+                "{} fields; expected <moves> [<score>] or <moves> [<board>] <label>",
+                tokens.len()
+            ))
+        }
+    };
+    Ok(Request {
+        columns,
+        board,
+        expected,
+    })
+}
+
+/// Checks a board written cell by cell (column by column, bottom up, `x`/`o`/`b`) against
+/// the moves.
+fn check_board(columns: &[usize], width: usize, height: usize, board: &str) -> Result<(), String> {
+    let cells: Vec<char> = board.chars().collect();
+    if cells.len() != width * height {
+        return Err(format!(
+            "the board has {} cells, not {}",
+            cells.len(),
+            width * height
+        ));
+    }
+    let mut expected = vec!['b'; width * height];
+    let mut heights = vec![0; width];
+    for (ply, &column) in columns.iter().enumerate() {
+        let col = column - 1;
+        expected[col * height + heights[col]] = if ply % 2 == 0 { 'x' } else { 'o' };
+        heights[col] += 1;
+    }
+    match (0..cells.len()).find(|&i| cells[i].to_ascii_lowercase() != expected[i]) {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "the board's cell {} (column {}, row {}) is {:?} but the moves make it {:?}",
+            i + 1,
+            i / height + 1,
+            i % height + 1,
+            cells[i],
+            expected[i]
+        )),
+    }
+}
+
+/// A result's name for the side to move.
+fn result_name(sign: i32) -> &'static str {
+    match sign {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}
+
+impl SolveJob {
+    fn solve<M: Bits>(&self, solver: &mut Solver<M>, request: &Request) -> Result<Outcome, String> {
+        let position: Position<M> = solver
+            .position(&request.columns)
+            .map_err(|e| e.to_string())?;
+        if let Some(board) = &request.board {
+            check_board(&request.columns, self.width, self.height, board)?;
+        }
+        let (score, best, nodes) = if self.score_only {
+            let (score, nodes) = solver.score(&position, self.weak);
+            (score, None, nodes)
+        } else {
+            let analysis = solver.analyze(&position, self.weak);
+            (analysis.score, Some(analysis.best_moves), analysis.nodes)
+        };
+        let mut values = vec![
+            Value::Text(result_name(score.signum()).into()),
+            if self.weak {
+                Value::Empty
+            } else {
+                Value::Text(score.to_string())
+            },
+            match best {
+                Some(best) => Value::Text(
+                    best.iter()
+                        .map(|c| (c + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
+                None => Value::Empty,
+            },
+            Value::Int(nodes),
+        ];
+        let mover_sign = if request.columns.len() % 2 == 0 {
+            1
+        } else {
+            -1
+        };
+        let mismatch = match request.expected {
+            None => None,
+            Some(Expected::Score(expected)) if !self.weak => {
+                (expected != score).then(|| format!("expected score {expected}, got {score}"))
+            }
+            Some(Expected::Score(expected)) => (expected.signum() != score.signum()).then(|| {
+                format!(
+                    "expected a {} (score {expected}), got a {}",
+                    result_name(expected.signum()),
+                    result_name(score.signum())
+                )
+            }),
+            Some(Expected::FirstPlayer(result)) => {
+                let expected = result * mover_sign;
+                (expected != score.signum()).then(|| {
+                    format!(
+                        "expected a {} for the side to move, got a {}",
+                        result_name(expected),
+                        result_name(score.signum())
+                    )
+                })
+            }
+        };
+        values.push(match (&request.expected, &mismatch) {
+            (None, _) => Value::Empty,
+            (Some(_), None) => Value::Text("match".into()),
+            (Some(_), Some(_)) => Value::Text("mismatch".into()),
+        });
+        Ok(Outcome {
+            status: SOLVED_STATUS,
+            failed: mismatch.is_some(),
+            error: mismatch.unwrap_or_default(),
+            values,
+        })
+    }
+}
+
+impl Job for SolveJob {
+    type Layout = ();
+    type Worker = SolveWorker;
+
+    fn columns(&self, _layout: &()) -> Vec<String> {
+        ["result", "score", "best_moves", "nodes", "expected"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    fn statuses(&self) -> Vec<&'static str> {
+        vec![SOLVED_STATUS]
+    }
+
+    fn tallied_columns(&self) -> Vec<&'static str> {
+        vec!["result", "expected"]
+    }
+
+    fn settings(&self) -> Vec<(String, String)> {
+        vec![
+            ("board".into(), format!("{}x{}", self.width, self.height)),
+            ("weak".into(), self.weak.to_string()),
+            ("table_mb".into(), self.table_mb.to_string()),
+            ("book".into(), self.book.is_some().to_string()),
+        ]
+    }
+
+    fn layout(&self, _header: Option<&[String]>) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn new_worker(&self) -> SolveWorker {
+        let (w, h, mb) = (self.width, self.height, self.table_mb);
+        if self.fits_u64 {
+            let mut solver = Solver::<u64>::new(w, h, mb);
+            if let Some(AnyBook::Narrow(book)) = &self.book {
+                solver.set_book(Arc::clone(book));
+            }
+            SolveWorker::Narrow(Box::new(solver))
+        } else {
+            let mut solver = Solver::<u128>::new(w, h, mb);
+            if let Some(AnyBook::Wide(book)) = &self.book {
+                solver.set_book(Arc::clone(book));
+            }
+            SolveWorker::Wide(Box::new(solver))
+        }
+    }
+
+    fn process(
+        &self,
+        worker: &mut SolveWorker,
+        _layout: &(),
+        record: &Record,
+    ) -> Result<Outcome, String> {
+        let tokens: Vec<&str> = match &record.content {
+            RecordContent::Line(text) => text.split_whitespace().collect(),
+            RecordContent::Fields(fields) => fields.iter().map(|f| f.trim()).collect(),
+            RecordContent::Unreadable(message) => return Err(message.clone()),
+        };
+        let result = parse_request(&tokens).and_then(|request| match worker {
+            SolveWorker::Narrow(solver) => self.solve(solver, &request),
+            SolveWorker::Wide(solver) => self.solve(solver, &request),
+        });
+        result.or_else(|error| {
+            Ok(Outcome {
+                status: ERROR_STATUS,
+                failed: true,
+                error,
+                values: vec![Value::Empty; 5],
+            })
+        })
+    }
+}

@@ -1,0 +1,136 @@
+//! Playing Connect Four: a scripted game through the command line, and the computer
+//! players against each other.
+
+mod common;
+
+use std::io;
+
+use rayon::prelude::*;
+
+use common::{cell, corpora, parse_csv, run};
+use puzzlebench::connect4::ai::Level;
+use puzzlebench::connect4::play::{play_game, GameEnd, GameOptions, PlayerKind};
+
+#[test]
+fn a_scripted_game_ends_with_the_winner_and_a_log_that_validates() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.txt");
+    // Bad inputs and a full column are asked again; `u` takes back Red's 5; Red then wins
+    // on the bottom row (the last line of the script is never read).
+    let script = "4\n4\n9\nx\n5\nu\n5\n5\n6\n6\n4\n4\n4\n4\n4\n3\n7\n";
+    let mut child = common::puzzlebench()
+        .args(["connect4", "play", "--red", "human", "--yellow", "human"])
+        .args(["--log", log.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("\"9\" is not a column: type a number from 1 to 7."));
+    assert!(text.contains("\"x\" is not a column"));
+    assert!(text.contains("Undone: back to move 3."));
+    assert!(text.contains("Column 4 is full; pick another."));
+    // Plain characters when standard output is not a terminal; the line in brackets.
+    assert!(!text.contains('\x1b'));
+    assert!(text.contains("| .  . [X][X][X][X] . |"), "{text}");
+    assert!(
+        text.trim_end()
+            .ends_with("Red wins with move 11 (C1 D1 E1 F1)!"),
+        "{text}"
+    );
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(logged, "44556644443\n");
+    let output = run(&["connect4", "validate", log.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    let (header, rows) = parse_csv(&String::from_utf8(output.stdout).unwrap());
+    assert_eq!(
+        (
+            cell(&header, &rows[0], "status"),
+            cell(&header, &rows[0], "winner"),
+            cell(&header, &rows[0], "cells")
+        ),
+        ("win", "1", "C1 D1 E1 F1")
+    );
+}
+
+/// Plays a game between two computer players; returns the winner (0 or 1) or `None`.
+fn computer_game(players: [Level; 2], seed: u64, opening: Vec<usize>) -> Option<usize> {
+    let options = GameOptions {
+        width: 7,
+        height: 6,
+        players: players.map(PlayerKind::Computer),
+        seed,
+        colour: false,
+        table_mb: 16,
+        opening,
+    };
+    let record =
+        play_game::<u64>(&options, &mut io::empty(), &mut io::sink()).expect("the game runs");
+    match record.end {
+        GameEnd::Win { player, .. } => Some(player),
+        GameEnd::Draw => None,
+        GameEnd::Quit => panic!("computer players never quit"),
+    }
+}
+
+#[test]
+fn heuristic_depth_4_beats_random_in_95_of_100_games() {
+    let heuristic = Level::Heuristic { depth: 4 };
+    // Half the games as the first player, half as the second.
+    let wins = (0..100u64)
+        .into_par_iter()
+        .filter(|&seed| {
+            let first = seed % 2 == 0;
+            let players = if first {
+                [heuristic, Level::Random]
+            } else {
+                [Level::Random, heuristic]
+            };
+            computer_game(players, seed, Vec::new()) == Some(if first { 0 } else { 1 })
+        })
+        .count();
+    assert!(wins >= 95, "the heuristic player won only {wins} of 100");
+}
+
+#[test]
+fn perfect_player_wins_every_won_position_against_the_heuristic() {
+    let Some(corpora) = corpora("perfect_player_wins_every_won_position_against_the_heuristic")
+    else {
+        return;
+    };
+    // The first 20 Begin-Easy positions (at most 14 stones) that the side to move wins.
+    let text = std::fs::read_to_string(corpora.join("connect4/pons/Test_L1_R1.txt")).unwrap();
+    let openings: Vec<Vec<usize>> = text
+        .lines()
+        .filter_map(|line| {
+            let (moves, score) = line.split_once(' ')?;
+            (score.parse::<i32>().ok()? > 0)
+                .then(|| moves.bytes().map(|b| usize::from(b - b'0')).collect())
+        })
+        .take(20)
+        .collect();
+    assert_eq!(openings.len(), 20);
+    let heuristic = Level::Heuristic { depth: 4 };
+    let lost: Vec<String> = openings
+        .into_par_iter()
+        .enumerate()
+        .filter_map(|(seed, opening)| {
+            let perfect = opening.len() % 2;
+            let mut players = [heuristic; 2];
+            players[perfect] = Level::Perfect;
+            let winner = computer_game(players, seed as u64, opening.clone());
+            (winner != Some(perfect)).then(|| format!("{opening:?}: winner {winner:?}"))
+        })
+        .collect();
+    assert!(lost.is_empty(), "{lost:?}");
+}
