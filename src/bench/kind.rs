@@ -23,6 +23,9 @@ pub enum Kind {
     Sudoku,
     /// Connect Four game logs, validated (`connect4 validate`).
     Connect4,
+    /// Connect Four positions, solved (`connect4 solve`, 7×6, no book).
+    #[serde(rename = "connect4-solve")]
+    Connect4Solve,
     /// Battleship fields, validated (`battleship validate`).
     Battleship,
 }
@@ -33,16 +36,27 @@ impl Kind {
         match self {
             Kind::Sudoku => SUDOKU_ALGORITHMS,
             Kind::Connect4 => &["bitboard"],
+            Kind::Connect4Solve => &["exact", "weak"],
             Kind::Battleship => &["bitmask"],
         }
     }
 
-    /// The name of the datasets subfolder holding this kind.
+    /// The name of the datasets subfolder holding this kind (Connect Four positions: the
+    /// `pons` folder of the public corpora).
     pub fn folder(self) -> &'static str {
         match self {
             Kind::Sudoku => "sudoku",
             Kind::Connect4 => "connect4",
+            Kind::Connect4Solve => "pons",
             Kind::Battleship => "battleship",
+        }
+    }
+
+    /// The kind's name in suite files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Connect4Solve => "connect4-solve",
+            other => other.folder(),
         }
     }
 
@@ -50,6 +64,7 @@ impl Kind {
     pub fn effort_column(self) -> Option<&'static str> {
         match self {
             Kind::Sudoku => Some("guesses"),
+            Kind::Connect4Solve => Some("nodes"),
             Kind::Connect4 | Kind::Battleship => None,
         }
     }
@@ -59,6 +74,8 @@ impl Kind {
         match self {
             Kind::Sudoku => &["solution"],
             Kind::Connect4 => &["winner", "ply", "cells"],
+            // The win/draw/loss result, which the weak search gives too.
+            Kind::Connect4Solve => &["result"],
             Kind::Battleship => &["reason"],
         }
     }
@@ -70,7 +87,7 @@ impl Kind {
     pub(super) fn answer(self, status: &str, values: &[String], limit: u64) -> Answer {
         let value = match self {
             Kind::Sudoku => (status == "solved" && limit >= 2).then(|| values[0].clone()),
-            Kind::Connect4 | Kind::Battleship => Some(values.join(" ")),
+            Kind::Connect4 | Kind::Connect4Solve | Kind::Battleship => Some(values.join(" ")),
         };
         Answer {
             status: status.to_string(),
@@ -112,6 +129,18 @@ impl Kind {
                 };
                 measure_job(self, &job, &input, threads, dataset, timing)
             }
+            Kind::Connect4Solve => {
+                let job = connect4::SolveJob {
+                    width: 7,
+                    height: 6,
+                    fits_u64: true,
+                    weak: algorithm == "weak",
+                    table_mb: SOLVE_TABLE_MB,
+                    score_only: true,
+                    book: None,
+                };
+                measure_job(self, &job, &input, threads, dataset, timing)
+            }
             Kind::Battleship => {
                 let rules = match dataset.rules.as_str() {
                     "separated" => Rules::Separated,
@@ -130,11 +159,15 @@ impl Kind {
     }
 }
 
+/// The Connect Four solver's transposition table per worker, as `connect4 solve` has it
+/// by default.
+const SOLVE_TABLE_MB: usize = 64;
+
 const SUDOKU_ALGORITHMS: &[&str] = &["dlx", "backtrack", "fast"];
 
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.folder())
+        f.write_str(self.name())
     }
 }
 

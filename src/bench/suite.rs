@@ -449,6 +449,24 @@ mod tests {
     }
 
     #[test]
+    fn every_committed_suite_parses() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/suites");
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let suite = Suite::parse(&text, &path.display().to_string()).unwrap();
+            names.push(suite.name);
+        }
+        names.sort();
+        assert_eq!(
+            names,
+            ["default", "shared-connect4", "shared-sudoku"],
+            "one test per suite file"
+        );
+    }
+
+    #[test]
     fn bad_suites_say_what_is_wrong() {
         let unknown_algorithm = r#"
             name = "x"

@@ -249,8 +249,7 @@ pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
         score_only: args.score_only,
         book,
     };
-    // One position per chunk: a position can take seconds, and a chunk is one thread's.
-    run_job_in_chunks(&job, "connect4 solve", &inputs, &args.run, 1)
+    run_job(&job, "connect4 solve", &inputs, &args.run)
 }
 
 pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {

@@ -185,24 +185,6 @@ fn run_job<J: Job>(
     inputs: &[InputSpec],
     args: &RunArgs,
 ) -> Result<ExitCode> {
-    run_job_in_chunks(
-        job,
-        command,
-        inputs,
-        args,
-        RunOptions::default().chunk_records,
-    )
-}
-
-/// [`run_job`] handing records to the workers `chunk_records` at a time: jobs whose records
-/// can take seconds each need small chunks to keep every thread busy.
-fn run_job_in_chunks<J: Job>(
-    job: &J,
-    command: &str,
-    inputs: &[InputSpec],
-    args: &RunArgs,
-    chunk_records: usize,
-) -> Result<ExitCode> {
     let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(
             File::create(path)
@@ -221,9 +203,9 @@ fn run_job_in_chunks<J: Job>(
     } else {
         Box::new(NoProgress)
     };
+    // Chunks follow the records' pace: positions that take seconds go one at a time.
     let options = RunOptions {
         threads: args.threads,
-        chunk_records,
         ..RunOptions::default()
     };
     let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;
