@@ -1,7 +1,7 @@
 //! Placing pieces on a board as an exact-cover problem, and counting its solutions three
 //! ways.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
 use serde::Serialize;
@@ -52,6 +52,10 @@ pub enum TilingError {
 }
 
 /// The three counts of a board's tilings.
+///
+/// `labelled` saturates at `u64::MAX`: identical pieces are searched once per tiling and
+/// their labellings multiplied in (see [`Tiling::new`]), so it can exceed what was
+/// enumerated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Counts {
     /// Solutions with every piece distinct, even identical ones (what exact cover counts).
@@ -65,7 +69,12 @@ pub struct Counts {
 
 /// A board and pieces, ready to search.
 pub struct Tiling {
+    /// Every placement of every piece, identical pieces included.
     placements: Vec<Placement>,
+    /// The placement each exact-cover option stands for.
+    option_placement: Vec<usize>,
+    /// The identical pieces searched as one, if any.
+    merged: Option<MergedGroup>,
     /// For each piece, the index of the first piece identical to it (same shape and
     /// colours up to rotation and reflection).
     class: Vec<usize>,
@@ -77,8 +86,17 @@ impl Tiling {
     /// Builds the exact-cover problem: one item per piece and per board cell, one option
     /// per placement (every distinct orientation at every position where its cells lie on
     /// board cells of matching colours).
+    ///
+    /// The largest group of identical pieces (same shape and colours up to rotation and
+    /// reflection) is searched as one: its `k` pieces share no piece item, and only the
+    /// first piece's placements become options. Every other piece and every cell is still
+    /// covered exactly once and the pieces' cells add up to the board's, so the cells left
+    /// to the group are covered by exactly `k` of its placements, as an unordered set: each
+    /// tiling is found once instead of `k!` times (once per labelling), and `labelled` is
+    /// the solutions found times `k!`. [`solve`](Self::solve) hands out all `k!`
+    /// labellings of each. On `8x8_1.txt` (one pair) this halves the search.
     pub fn new(board: &Board, pieces: &[Piece]) -> Result<Self, TilingError> {
-        Self::build(board, pieces, false)
+        Self::build(board, pieces, false, true)
     }
 
     /// The same problem with the board's symmetries broken: one piece that has no twin
@@ -88,10 +106,17 @@ impl Tiling {
     /// `up_to_symmetry` is exact; `labelled` and `tilings` count only the solutions
     /// searched.
     pub fn with_symmetry_broken(board: &Board, pieces: &[Piece]) -> Result<Self, TilingError> {
-        Self::build(board, pieces, true)
+        Self::build(board, pieces, true, true)
     }
 
-    fn build(board: &Board, pieces: &[Piece], break_symmetry: bool) -> Result<Self, TilingError> {
+    /// `merge_identical: false` searches every labelling (the plain exact cover), for
+    /// cross-checks in tests.
+    fn build(
+        board: &Board,
+        pieces: &[Piece],
+        break_symmetry: bool,
+        merge_identical: bool,
+    ) -> Result<Self, TilingError> {
         let piece_cells: usize = pieces.iter().map(|p| p.cells.len()).sum();
         if piece_cells != board.cell_count() {
             return Err(TilingError::CellCount {
@@ -124,16 +149,6 @@ impl Tiling {
             });
         }
         let width = board.width();
-        let mut cell_item = vec![usize::MAX; width * board.height()];
-        let mut items = pieces.len();
-        for r in 0..board.height() {
-            for c in 0..width {
-                if board.cell(r as i32, c as i32).is_some() {
-                    cell_item[r * width + c] = items;
-                    items += 1;
-                }
-            }
-        }
         let mut placements = Vec::new();
         for (index, piece) in pieces.iter().enumerate() {
             let before = placements.len();
@@ -194,35 +209,81 @@ impl Tiling {
                 placements.retain(|pl| pl.piece != chosen || smallest_of_images(pl));
             }
         }
+        let merged = if merge_identical {
+            MergedGroup::largest(&class, &placements)
+        } else {
+            None
+        };
+        // Items: one per piece outside the merged group, then one per board cell.
+        let mut piece_item = vec![None; pieces.len()];
+        let mut items = 0;
+        for (piece, item) in piece_item.iter_mut().enumerate() {
+            if !merged.as_ref().is_some_and(|g| g.members.contains(&piece)) {
+                *item = Some(items);
+                items += 1;
+            }
+        }
+        let mut cell_item = vec![usize::MAX; width * board.height()];
+        for r in 0..board.height() {
+            for c in 0..width {
+                if board.cell(r as i32, c as i32).is_some() {
+                    cell_item[r * width + c] = items;
+                    items += 1;
+                }
+            }
+        }
         let mut builder = DlxBuilder::new(items, 0);
         let mut option = Vec::new();
-        for placement in &placements {
+        let mut option_placement = Vec::new();
+        for (index, placement) in placements.iter().enumerate() {
+            let searched = merged
+                .as_ref()
+                .is_none_or(|g| !g.members[1..].contains(&placement.piece));
+            if !searched {
+                continue;
+            }
             option.clear();
-            option.push(placement.piece);
+            option.extend(piece_item[placement.piece]);
             option.extend(placement.cells.iter().map(|&cell| cell_item[cell]));
             builder
                 .add_option(&option)
                 .expect("a placement covers distinct board cells");
+            option_placement.push(index);
         }
         Ok(Tiling {
             placements,
+            option_placement,
+            merged,
             class,
             symmetries,
             dlx: builder.build(),
         })
     }
 
-    /// Every placement, in option order.
+    /// Every placement of every piece: piece by piece, orientation by orientation.
     pub fn placements(&self) -> &[Placement] {
         &self.placements
     }
 
-    /// Visits every solution (the placements used, by index) until `visit` breaks.
+    /// Visits every labelled solution (the placements used, by index into
+    /// [`placements`](Self::placements)) until `visit` breaks. The `k!` labellings of a
+    /// merged group of identical pieces come one after another.
     pub fn solve<F>(&mut self, mut visit: F)
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
-        self.dlx.search(|options| visit(options));
+        let option_placement = &self.option_placement;
+        let placements = &self.placements;
+        let merged = &self.merged;
+        let mut solution = Vec::new();
+        self.dlx.search(|options| {
+            solution.clear();
+            solution.extend(options.iter().map(|&option| option_placement[option]));
+            match merged {
+                None => visit(&solution),
+                Some(group) => group.each_labelling(placements, &mut solution, &mut visit),
+            }
+        });
     }
 
     /// Counts every solution three ways, on the calling thread.
@@ -267,9 +328,8 @@ impl Tiling {
                     |(mut dlx, mut tally), part| {
                         let before = tally.labelled;
                         self.count_part(&mut dlx, part, &mut tally);
-                        let found = found.fetch_add(tally.labelled - before, Ordering::Relaxed)
-                            + tally.labelled
-                            - before;
+                        let new = tally.labelled - before;
+                        let found = found.fetch_add(new, Ordering::Relaxed).saturating_add(new);
                         on_part(done.fetch_add(1, Ordering::Relaxed) + 1, total, found);
                         (dlx, tally)
                     },
@@ -292,12 +352,14 @@ impl Tiling {
             return;
         }
         let placements = &self.placements;
+        let option_placement = &self.option_placement;
+        let labellings = self.merged.as_ref().map_or(1, |g| g.labellings);
         let class = &self.class;
         let symmetries = &self.symmetries;
         let cells = symmetries.first().map_or(0, Vec::len);
         let mut used = Vec::new();
         dlx.search(|options| {
-            tally.labelled += 1;
+            tally.labelled = tally.labelled.saturating_add(labellings);
             used.clear();
             used.extend_from_slice(selection);
             used.extend_from_slice(options);
@@ -305,7 +367,7 @@ impl Tiling {
                 // Each cell: its piece's class and the smallest (moved) cell of its piece.
                 let mut grid = vec![u32::MAX; cells];
                 for &option in &used {
-                    let placement = &placements[option];
+                    let placement = &placements[option_placement[option]];
                     let first = placement
                         .cells
                         .iter()
@@ -345,7 +407,7 @@ struct Tally {
 
 impl Tally {
     fn merge(mut self, other: Tally) -> Tally {
-        self.labelled += other.labelled;
+        self.labelled = self.labelled.saturating_add(other.labelled);
         self.tilings.extend(other.tilings);
         self.orbits.extend(other.orbits);
         self
@@ -358,4 +420,107 @@ impl Tally {
             up_to_symmetry: self.orbits.len() as u64,
         }
     }
+}
+
+/// A group of identical pieces searched as one (see [`Tiling::new`]).
+struct MergedGroup {
+    /// The pieces, in order; the first one's placements stand for all.
+    members: Vec<usize>,
+    /// For each placement of the first member: the placement of each member (in `members`
+    /// order) on the same cells.
+    same_cells: HashMap<usize, Vec<usize>>,
+    /// `k!` for `k` members: labelled solutions per solution searched (saturating).
+    labellings: u64,
+}
+
+impl MergedGroup {
+    /// The largest group of two or more identical pieces (the first if several tie).
+    fn largest(class: &[usize], placements: &[Placement]) -> Option<Self> {
+        let members_of = |first: usize| -> Vec<usize> {
+            (0..class.len()).filter(|&p| class[p] == first).collect()
+        };
+        let members = (0..class.len())
+            .filter(|&p| class[p] == p)
+            .map(members_of)
+            .filter(|members| members.len() > 1)
+            .max_by_key(|members| (members.len(), std::cmp::Reverse(members[0])))?;
+        // Identical pieces have the same orientations, so the same cell sets; placement
+        // cells are sorted, which makes them a key.
+        let mut by_cells: HashMap<(usize, &[usize]), usize> = HashMap::new();
+        for (index, placement) in placements.iter().enumerate() {
+            by_cells.insert((placement.piece, &placement.cells), index);
+        }
+        let same_cells = placements
+            .iter()
+            .enumerate()
+            .filter(|(_, placement)| placement.piece == members[0])
+            .map(|(index, placement)| {
+                let twins = members
+                    .iter()
+                    .map(|&member| by_cells[&(member, placement.cells.as_slice())])
+                    .collect();
+                (index, twins)
+            })
+            .collect();
+        let labellings = (1..=members.len() as u64).fold(1u64, u64::saturating_mul);
+        Some(MergedGroup {
+            members,
+            same_cells,
+            labellings,
+        })
+    }
+
+    /// Calls `visit` with every labelling of `solution` (placement indices, the group's
+    /// placements all of its first member): each permutation of the members over the
+    /// group's placements, the identity first. Leaves `solution` as it found it.
+    fn each_labelling<F>(
+        &self,
+        placements: &[Placement],
+        solution: &mut [usize],
+        visit: &mut F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        let slots: Vec<usize> = (0..solution.len())
+            .filter(|&slot| placements[solution[slot]].piece == self.members[0])
+            .collect();
+        let twins: Vec<&Vec<usize>> = slots
+            .iter()
+            .map(|&slot| &self.same_cells[&solution[slot]])
+            .collect();
+        let mut order: Vec<usize> = (0..slots.len()).collect();
+        let mut flow = ControlFlow::Continue(());
+        loop {
+            for ((&slot, twins), &member) in slots.iter().zip(&twins).zip(&order) {
+                solution[slot] = twins[member];
+            }
+            if visit(solution).is_break() {
+                flow = ControlFlow::Break(());
+                break;
+            }
+            if !next_permutation(&mut order) {
+                break;
+            }
+        }
+        for (&slot, twins) in slots.iter().zip(&twins) {
+            solution[slot] = twins[0];
+        }
+        flow
+    }
+}
+
+/// Steps `order` to the next permutation in lexicographic order; `false` (and `order`
+/// unchanged) after the last one.
+fn next_permutation(order: &mut [usize]) -> bool {
+    let Some(pivot) = (1..order.len()).rev().find(|&i| order[i - 1] < order[i]) else {
+        return false;
+    };
+    let swap = (pivot..order.len())
+        .rev()
+        .find(|&i| order[i] > order[pivot - 1])
+        .expect("order[pivot] is larger");
+    order.swap(pivot - 1, swap);
+    order[pivot..].reverse();
+    true
 }
