@@ -590,3 +590,96 @@ fn next_permutation(order: &mut [usize]) -> bool {
     order[pivot..].reverse();
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiling::parse_pieces;
+
+    /// The plain exact cover: every labelled solution enumerated, nothing derived.
+    fn plain(board: &Board, pieces: &[Piece]) -> Tiling {
+        Tiling::build(board, pieces, false, false).unwrap()
+    }
+
+    /// Every labelled solution `solve` hands out, as sorted placement indices.
+    fn solutions(tiling: &mut Tiling) -> Vec<Vec<usize>> {
+        let mut found = Vec::new();
+        tiling.solve(|used| {
+            let mut used = used.to_vec();
+            used.sort_unstable();
+            found.push(used);
+            ControlFlow::Continue(())
+        });
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn a_pair_of_identical_pieces_is_searched_once_per_tiling() {
+        // Two identical L-trominoes, a domino, an I-tromino and a monomino on 4×3.
+        let pieces =
+            parse_pieces("#,#\n#,_\n===\n#,_\n#,#\n===\n#,#\n===\n#,#,#\n===\n#\n").unwrap();
+        let board = Board::rectangle(4, 3, None).unwrap();
+        let mut fast = Tiling::new(&board, &pieces).unwrap();
+        let mut slow = plain(&board, &pieces);
+        let counts = fast.count();
+        assert_eq!(counts, slow.count());
+        assert!(counts.tilings > 0);
+        assert_eq!(counts.labelled, 2 * counts.tilings);
+        // One search solution per tiling, and solve still gives both labellings of each:
+        // the same labelled solutions as the plain search.
+        assert_eq!(
+            fast.solving.dlx.count_solutions(u64::MAX).solutions,
+            counts.tilings
+        );
+        let labelled = solutions(&mut fast);
+        assert_eq!(labelled.len() as u64, counts.labelled);
+        assert_eq!(labelled, solutions(&mut slow));
+    }
+
+    #[test]
+    fn groups_and_symmetric_tilings_keep_the_plain_counts() {
+        // A monomino and four dominoes on 3×3: the dominoes are merged (24 labellings),
+        // the monomino's placements are broken by the square's 8 symmetries, and the two
+        // tilings with the monomino in the centre are fixed by rotations.
+        let pieces = parse_pieces("#\n===\n#,#\n===\n#,#\n===\n#,#\n===\n#,#\n").unwrap();
+        let board = Board::rectangle(3, 3, None).unwrap();
+        let fast = Tiling::new(&board, &pieces).unwrap();
+        let counts = fast.count();
+        assert_eq!(counts, plain(&board, &pieces).count());
+        assert_eq!(counts.labelled, 24 * counts.tilings);
+        // Monomino in the centre: 2 tilings; in a corner: 4 each.
+        assert_eq!((counts.tilings, counts.up_to_symmetry), (18, 3));
+        // Three identical I-trominoes, two identical dominoes and an L-tromino on 4×4: the
+        // trominoes are merged, the dominoes' labellings told apart by the tilings' labels.
+        let pieces =
+            parse_pieces("#,#,#\n===\n#,#,#\n===\n#,#,#\n===\n#,#\n===\n#,#\n===\n#,_\n#,#\n")
+                .unwrap();
+        let board = Board::rectangle(4, 4, None).unwrap();
+        let counts = Tiling::new(&board, &pieces).unwrap().count();
+        assert_eq!(counts, plain(&board, &pieces).count());
+        assert!(counts.tilings > 0);
+        assert_eq!(counts.labelled, 6 * 2 * counts.tilings);
+    }
+
+    #[test]
+    fn permutations_in_lexicographic_order() {
+        let mut order = vec![0, 1, 2];
+        let mut seen = vec![order.clone()];
+        while next_permutation(&mut order) {
+            seen.push(order.clone());
+        }
+        assert_eq!(
+            seen,
+            [
+                [0, 1, 2],
+                [0, 2, 1],
+                [1, 0, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [2, 1, 0]
+            ]
+        );
+        assert_eq!(order, [2, 1, 0]);
+    }
+}
