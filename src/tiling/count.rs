@@ -133,14 +133,14 @@ impl Tiling {
         Self::build(board, pieces, true, true)
     }
 
-    /// `merge_identical: false` searches every labelling, and with `break_symmetry: false`
-    /// too, [`count`](Self::count) enumerates every labelled solution (the plain exact
-    /// cover), for cross-checks in tests.
+    /// `reduce: false` merges no identical pieces and derives no count: with
+    /// `break_symmetry: false` too, [`count`](Self::count) enumerates every labelled
+    /// solution (the plain exact cover), for cross-checks in tests.
     fn build(
         board: &Board,
         pieces: &[Piece],
         break_symmetry: bool,
-        merge_identical: bool,
+        reduce: bool,
     ) -> Result<Self, TilingError> {
         let piece_cells: usize = pieces.iter().map(|p| p.cells.len()).sum();
         if piece_cells != board.cell_count() {
@@ -229,14 +229,14 @@ impl Tiling {
         // The piece without a twin that keeps the fewest placements.
         let twins = |piece: usize| class.iter().filter(|&&c| c == class[piece]).count();
         let broken = (0..pieces.len())
-            .filter(|&p| twins(p) == 1 && symmetries.len() > 1 && merge_identical)
+            .filter(|&p| twins(p) == 1 && symmetries.len() > 1 && (break_symmetry || reduce))
             .min_by_key(|&p| {
                 placements
                     .iter()
                     .filter(|pl| pl.piece == p && smallest_of_images(pl))
                     .count()
             });
-        let merged = if merge_identical {
+        let merged = if reduce {
             MergedGroup::largest(&class, &placements)
         } else {
             None
@@ -294,6 +294,9 @@ impl Tiling {
         let (solving, counting) = if break_symmetry {
             let reduced = problem(&reduced, &|_| 1);
             (reduced.clone(), reduced)
+        } else if !reduce {
+            let full = problem(&|_| true, &|_| 1);
+            (full.clone(), full)
         } else {
             let orbit_size = |placement: &Placement| {
                 if Some(placement.piece) == broken {
