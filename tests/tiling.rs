@@ -247,6 +247,46 @@ fn checkerboard_counts_agree_with_brute_force_on_every_shared_file() {
 }
 
 #[test]
+fn identical_pieces_count_every_labelling_and_each_tiling_once() {
+    // Two identical coloured L-trominoes, a domino, an I-tromino and a monomino on a 4×3
+    // chessboard: the pair is searched once per tiling, every labelling still counted.
+    let pieces = parse_pieces("B,W\nW,_\n===\nW,_\nB,W\n===\nB,W\n===\nB,W,B\n===\nB\n").unwrap();
+    let board = Board::rectangle(4, 3, Some(Color::Black)).unwrap();
+    let cells: Vec<Cell> = (0..3)
+        .flat_map(|r| (0..4).map(move |c| (r, c)))
+        .map(|(r, c)| board.cell(r, c))
+        .collect();
+    let solutions = brute_force(4, 3, &cells, &pieces);
+    let (labelled, tilings, up_to_symmetry) = three_counts(4, 3, &cells, &pieces, &solutions);
+    assert!(tilings > 1);
+    assert_eq!(labelled, 2 * tilings);
+    let ours = counts(&board, &pieces);
+    assert_eq!(
+        (ours.labelled, ours.tilings, ours.up_to_symmetry),
+        (labelled, tilings, up_to_symmetry)
+    );
+    // solve hands out both labellings of every tiling: the brute force's solutions.
+    let mut tiling = Tiling::new(&board, &pieces).unwrap();
+    let placements = tiling.placements().to_vec();
+    let mut grids = Vec::new();
+    tiling.solve(|used| {
+        let mut grid = vec![usize::MAX; 12];
+        for placement in used.iter().map(|&p| &placements[p]) {
+            placement
+                .cells
+                .iter()
+                .for_each(|&c| grid[c] = placement.piece);
+        }
+        grids.push(grid);
+        std::ops::ControlFlow::Continue(())
+    });
+    grids.sort();
+    let mut expected = solutions;
+    expected.sort();
+    assert_eq!(grids, expected);
+}
+
+#[test]
 fn cli_counts_and_clear_errors() {
     let output = run(&["tiling", "count", "--board", "20x3", "--json"]);
     assert_eq!(output.status.code(), Some(0));

@@ -37,8 +37,9 @@ pub(super) struct BoardChoice {
     /// Show a progress bar even when standard error is not a terminal.
     #[arg(long)]
     progress: bool,
-    /// Count only up to symmetry, faster: one piece is kept to the placements that are
-    /// the smallest of their symmetric images (labelled and tilings are then not counted).
+    /// Count only up to symmetry: one piece is kept to the placements that are the
+    /// smallest of their symmetric images, and only the solutions searched are reported
+    /// (labelled and tilings are not derived from them).
     #[arg(long)]
     break_symmetry: bool,
 }
