@@ -173,13 +173,7 @@ fn throughput(path: &Path, results: &[RunResult], names: &[String]) -> DrawResul
             .label(name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], style));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .label_font((FONT, 13))
-        .draw()?;
+    draw_legend(&mut chart, SeriesLabelPosition::LowerRight, 13)?;
     root.present()?;
     Ok(())
 }
@@ -256,13 +250,7 @@ fn latency(path: &Path, results: &[RunResult], names: &[String]) -> DrawResult {
                 .label(run.algorithm.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font((FONT, 11))
-            .draw()?;
+        draw_legend(&mut chart, SeriesLabelPosition::LowerRight, 11)?;
     }
     root.present()?;
     Ok(())
@@ -336,15 +324,30 @@ fn scaling(path: &Path, results: &[RunResult], names: &[String]) -> DrawResult {
                     .map(|p| Circle::new(p, 3, colour(names, name).filled())),
             )?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font((FONT, 11))
-            .draw()?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft, 11)?;
     }
     root.present()?;
+    Ok(())
+}
+
+/// The legend of a chart's series, in the same style on every chart.
+fn draw_legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+    font_size: u32,
+) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FONT, font_size))
+        .draw()?;
     Ok(())
 }
 
