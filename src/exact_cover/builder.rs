@@ -1,7 +1,7 @@
-//! Building the flat dancing-links arrays from items and options.
+//! Collecting the items and options of a problem, then building the engine.
 
-use super::search::{Dlx, Node};
-use super::ExactCoverError;
+use super::search::{Engine, Index, MAX_NODES};
+use super::{Dlx, ExactCoverError};
 
 /// Collects the items and options of an exact-cover problem, then [`build`](Self::build)s
 /// the searchable [`Dlx`].
@@ -11,34 +11,40 @@ use super::ExactCoverError;
 /// the order they are added.
 #[derive(Debug, Clone)]
 pub struct DlxBuilder {
-    dlx: Dlx,
+    primary: usize,
+    /// Per item (internal numbering: user item `i` is item `i + 1`), the options naming it.
+    option_count: Vec<u32>,
+    /// The items of every option, one after another (internal numbering).
+    tops: Vec<u32>,
+    /// First entry of `tops` of each option.
+    option_start: Vec<u32>,
 }
 
 impl DlxBuilder {
     /// Starts a problem with `primary` primary items and `secondary` secondary items.
     pub fn new(primary: usize, secondary: usize) -> Self {
-        Dlx::builder(primary, secondary)
-    }
-
-    pub(crate) fn from_empty(dlx: Dlx) -> Self {
-        DlxBuilder { dlx }
+        DlxBuilder {
+            primary,
+            option_count: vec![0; primary + secondary + 1],
+            tops: Vec::new(),
+            option_start: Vec::new(),
+        }
     }
 
     /// Number of items (primary and secondary).
     pub fn item_count(&self) -> usize {
-        self.dlx.len.len() - 1
+        self.option_count.len() - 1
     }
 
     /// Number of options added so far.
     pub fn option_count(&self) -> usize {
-        self.dlx.option_start.len()
+        self.option_start.len()
     }
 
     /// Adds an option covering `items`, returning its index.
     pub fn add_option(&mut self, items: &[usize]) -> Result<usize, ExactCoverError> {
-        let dlx = &mut self.dlx;
-        let option = dlx.option_start.len();
-        let count = dlx.len.len() - 1;
+        let option = self.option_start.len();
+        let count = self.item_count();
         if items.is_empty() {
             return Err(ExactCoverError::EmptyOption { option });
         }
@@ -54,35 +60,39 @@ impl DlxBuilder {
                 return Err(ExactCoverError::RepeatedItem { option, item });
             }
         }
-        if dlx.nodes.len() + items.len() >= u32::MAX as usize {
+        if Engine::<u32>::node_total(count, self.tops.len() + items.len()) > MAX_NODES {
             return Err(ExactCoverError::TooLarge);
         }
-        let first = dlx.nodes.len() as u32;
+        self.option_start.push(self.tops.len() as u32);
         for &item in items {
-            let header = item + 1;
-            let node = dlx.nodes.len() as u32;
-            let up = dlx.nodes[header].up;
-            dlx.nodes[up as usize].down = node;
-            dlx.nodes[header].up = node;
-            dlx.nodes.push(Node {
-                up,
-                down: header as u32,
-                top: header as u32,
-                next: node + 1,
-            });
-            dlx.node_option.push(option as u32);
-            dlx.len[header] += 1;
+            self.tops.push(item as u32 + 1);
+            self.option_count[item + 1] += 1;
         }
-        if let Some(last) = dlx.nodes.last_mut() {
-            last.next = first;
-        }
-        dlx.option_start.push(first);
         Ok(option)
     }
 
-    /// Finishes the problem.
-    pub fn build(mut self) -> Dlx {
-        self.dlx.finish();
-        self.dlx
+    /// Finishes the problem, with 16-bit indices when every node and item fits them.
+    pub fn build(self) -> Dlx {
+        if Engine::<u16>::node_total(self.item_count(), self.tops.len()) <= u16::MAX as usize {
+            Dlx::narrow(self.engine())
+        } else {
+            Dlx::wide(self.engine())
+        }
+    }
+
+    /// Finishes the problem with 32-bit indices, whatever its size.
+    #[cfg(test)]
+    pub(crate) fn build_wide(self) -> Dlx {
+        Dlx::wide(self.engine())
+    }
+
+    fn engine<I: Index>(mut self) -> Engine<I> {
+        self.option_start.push(self.tops.len() as u32);
+        Engine::new(
+            self.primary,
+            &self.option_count,
+            &self.tops,
+            &self.option_start,
+        )
     }
 }

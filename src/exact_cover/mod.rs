@@ -26,10 +26,12 @@
 //! ```
 
 mod builder;
+mod problem;
 mod search;
 
 pub use builder::DlxBuilder;
-pub use search::{Dlx, SearchStats};
+pub use problem::Dlx;
+pub use search::SearchStats;
 
 use thiserror::Error;
 
@@ -74,8 +76,8 @@ pub enum ExactCoverError {
         /// Number of options in the problem.
         options: usize,
     },
-    /// More nodes than the 32-bit indices can address.
-    #[error("the problem is too large for the engine (over 2^32 nodes)")]
+    /// More nodes than the engine can address.
+    #[error("the problem is too large for the engine (over 2^30 - 1 nodes)")]
     TooLarge,
 }
 
