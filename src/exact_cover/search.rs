@@ -452,17 +452,11 @@ impl<I: Index> Engine<I> {
             }
             self.forced_len -= 1;
         }
-        let mut best = 0;
-        let mut best_len = u32::MAX;
-        for (index, &len) in self.len[1..=self.primary].iter().enumerate() {
-            if len < best_len {
-                best = index + 1;
-                best_len = len;
-                if len <= 1 {
-                    break;
-                }
-            }
-        }
+        // Two passes, the first branch-free (the compiler vectorises it), then a search
+        // for the first item with that count: TODO measured.
+        let lens = &self.len[1..=self.primary];
+        let best_len = lens.iter().fold(u32::MAX, |best, &len| best.min(len));
+        let best = lens.iter().position(|&len| len == best_len).map_or(0, |i| i + 1);
         (best, best_len)
     }
 
