@@ -80,10 +80,25 @@ impl DlxBuilder {
         }
     }
 
-    /// Finishes the problem with 32-bit indices, whatever its size.
+    /// Finishes the problem with 32-bit indices if `wide`, else 16-bit ones (which must
+    /// fit), and with the search specialised for its options' size only if `specialised`.
     #[cfg(test)]
-    pub(crate) fn build_wide(self) -> Dlx {
-        Dlx::wide(self.engine())
+    pub(crate) fn build_variant(self, wide: bool, specialised: bool) -> Dlx {
+        if wide {
+            let engine = self.engine::<u32>();
+            Dlx::wide(if specialised {
+                engine
+            } else {
+                engine.generic()
+            })
+        } else {
+            let engine = self.engine::<u16>();
+            Dlx::narrow(if specialised {
+                engine
+            } else {
+                engine.generic()
+            })
+        }
     }
 
     fn engine<I: Index>(mut self) -> Engine<I> {

@@ -1,8 +1,8 @@
 //! One dancing-links engine for every exact-cover problem in puzzlebench.
 //!
 //! This is Knuth's Algorithm X with dancing links ("DLX1" in *The Art of Computer
-//! Programming*, Volume 4B), laid out over flat arrays of `u32` indices rather than boxed
-//! nodes. It knows nothing about any puzzle: a problem is a set of *items* and a list of
+//! Programming*, Volume 4B), laid out over flat arrays of indices rather than boxed nodes
+//! (16-bit indices when the problem has at most 65,535 nodes, else 32-bit). It knows nothing about any puzzle: a problem is a set of *items* and a list of
 //! *options*, each option a set of items.
 //!
 //! - **Primary items** must be covered exactly once.

@@ -4,6 +4,11 @@ use super::{Dlx, DlxBuilder, ExactCoverError};
 
 /// N-queens as exact cover: ranks and files primary, both diagonal families secondary.
 fn queens(n: usize) -> Dlx {
+    queens_builder(n).build()
+}
+
+/// The builder of [`queens`].
+fn queens_builder(n: usize) -> DlxBuilder {
     let diagonals = 2 * n - 1;
     let mut builder = DlxBuilder::new(2 * n, 2 * diagonals);
     for row in 0..n {
@@ -15,11 +20,16 @@ fn queens(n: usize) -> Dlx {
                 .unwrap();
         }
     }
-    builder.build()
+    builder
 }
 
 /// Every 4×4 Sudoku grid: cell, row-digit, column-digit and box-digit items.
 fn sudoku4() -> Dlx {
+    sudoku4_builder().build()
+}
+
+/// The builder of [`sudoku4`].
+fn sudoku4_builder() -> DlxBuilder {
     let mut builder = DlxBuilder::new(64, 0);
     for row in 0..4 {
         for col in 0..4 {
@@ -36,7 +46,7 @@ fn sudoku4() -> Dlx {
             }
         }
     }
-    builder.build()
+    builder
 }
 
 /// Checks that `options` cover every primary item once and no item twice.
@@ -310,4 +320,111 @@ fn a_problem_spent_by_search_once_refuses_to_search_again() {
     let mut dlx = queens(6);
     dlx.search_once(|_| ControlFlow::Continue(()));
     dlx.count_solutions(u64::MAX);
+}
+
+/// A problem of `primary` primary and 4 secondary items with several planted solutions
+/// (random partitions of the primary items into options of `size` items) among random
+/// options of `size` items, or of 1 to `size` items when not `uniform`.
+fn planted(primary: usize, size: usize, uniform: bool, seed: u64) -> DlxBuilder {
+    let mut state = seed;
+    let mut next = move |bound: usize| {
+        // A 64-bit linear congruential generator: enough to vary the problems.
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize % bound
+    };
+    let mut builder = DlxBuilder::new(primary, 4);
+    for _ in 0..3 {
+        let mut items: Vec<usize> = (0..primary).collect();
+        for i in (1..items.len()).rev() {
+            items.swap(i, next(i + 1));
+        }
+        for chunk in items.chunks(size) {
+            builder.add_option(chunk).unwrap();
+        }
+    }
+    for _ in 0..40 {
+        let len = if uniform { size } else { 1 + next(size) };
+        let mut option = Vec::new();
+        while option.len() < len {
+            let item = next(primary + 4);
+            if !option.contains(&item) {
+                option.push(item);
+            }
+        }
+        builder.add_option(&option).unwrap();
+    }
+    builder
+}
+
+/// Every solution, in search order, and the counters, searched with `search` and then
+/// (after restoring) with `search_once`, after selecting `selection`.
+fn every_search(dlx: &mut Dlx, selection: &[usize]) -> Vec<(Vec<Vec<usize>>, super::SearchStats)> {
+    let pristine = dlx.clone();
+    let mut runs = Vec::new();
+    for once in [false, true] {
+        for limit in [1, 2, usize::MAX] {
+            if selection.iter().all(|&option| dlx.select(option).is_ok()) {
+                runs.push(solutions_up_to(dlx, limit, once));
+            }
+            dlx.restore_from(&pristine);
+        }
+    }
+    runs
+}
+
+#[test]
+fn index_widths_and_specialised_searches_find_the_same() {
+    // Options of 4 items (queens, 4×4 Sudoku), of 6 (the two specialised sizes) and of
+    // mixed sizes: 16- and 32-bit indices, specialised search or not, give the same
+    // solutions in the same order and the same counters.
+    let problems: Vec<(&str, Box<dyn Fn() -> DlxBuilder>, Vec<usize>)> = vec![
+        ("queens", Box::new(|| queens_builder(7)), vec![]),
+        ("sudoku4", Box::new(sudoku4_builder), vec![0, 21]),
+        ("planted 6", Box::new(|| planted(18, 6, true, 7)), vec![]),
+        ("planted 4", Box::new(|| planted(16, 4, true, 11)), vec![]),
+        (
+            "planted mixed",
+            Box::new(|| planted(15, 5, false, 3)),
+            vec![],
+        ),
+    ];
+    for (name, builder, selection) in &problems {
+        let reference = every_search(&mut builder().build_variant(true, false), selection);
+        assert!(
+            reference.iter().any(|(solutions, _)| !solutions.is_empty()),
+            "{name} has solutions"
+        );
+        for (wide, specialised) in [(false, false), (false, true), (true, true)] {
+            let mut dlx = builder().build_variant(wide, specialised);
+            assert_eq!(dlx.is_narrow(), !wide);
+            let uniform = *name != "planted mixed";
+            assert_eq!(dlx.is_specialised(), specialised && uniform, "{name}");
+            assert_eq!(
+                every_search(&mut dlx, selection),
+                reference,
+                "{name}, wide {wide}, specialised {specialised}"
+            );
+        }
+    }
+}
+
+#[test]
+fn small_problems_get_16_bit_indices_and_large_ones_32() {
+    assert!(queens(8).is_narrow());
+    // 200 items and 70,000 nodes: past what 16 bits address.
+    let mut builder = DlxBuilder::new(200, 0);
+    for option in 0..14_000 {
+        let first = option % 196;
+        builder
+            .add_option(&[first, first + 1, first + 2, first + 3, first + 4])
+            .unwrap();
+    }
+    let mut dlx = builder.build();
+    assert!(!dlx.is_narrow());
+    // The runs starting at multiples of 5 (each added about 71 times) tile the items.
+    let solution = dlx.first_solution().unwrap();
+    assert_eq!(solution.len(), 40);
+    assert_exact_cover(&dlx, &solution);
 }
