@@ -7,10 +7,9 @@ use super::ExactCoverError;
 
 /// A built exact-cover problem, ready to be searched any number of times.
 ///
-/// Searching leaves the same problem as it found it (the same options available; the order
-/// they are tried in may change, see [`restore_from`](Self::restore_from)), so one `Dlx`
-/// serves many searches; options selected with [`select`](Self::select) stay selected until
-/// [`clear_selection`](Self::clear_selection).
+/// Searching leaves the structure exactly as it found it (that is the point of dancing
+/// links), so one `Dlx` serves many searches; options selected with [`select`](Self::select)
+/// stay selected until [`clear_selection`](Self::clear_selection).
 #[derive(Debug, Clone)]
 pub struct Dlx {
     engine: Width,
@@ -100,10 +99,8 @@ impl Dlx {
     }
 
     /// Puts this problem back in the state of `pristine` — a clone of it taken before any
-    /// [`select`](Self::select) — by copying its counts and option sets: for a long
-    /// selection in a small problem this is much cheaper than
-    /// [`clear_selection`](Self::clear_selection). It also restores the order options are
-    /// tried in, so searches after it repeat exactly.
+    /// [`select`](Self::select) — by copying its links and counts: for a long selection in
+    /// a small problem this is much cheaper than [`clear_selection`](Self::clear_selection).
     ///
     /// # Panics
     /// If `pristine` is not a clone of the same problem.
@@ -156,7 +153,7 @@ impl Dlx {
 
     /// Runs Algorithm X, calling `visit` with the options of each solution (the searched
     /// ones, in search order; selected options are not repeated). `visit` returns
-    /// [`ControlFlow::Break`] to stop the search early. The problem is restored either way.
+    /// [`ControlFlow::Break`] to stop the search early. The structure is restored either way.
     pub fn search<F>(&mut self, visit: F) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
@@ -164,9 +161,9 @@ impl Dlx {
         with_engine!(&mut self.engine, e => e.run::<true, F>(visit))
     }
 
-    /// [`search`](Self::search) for a problem about to be restored from a pristine clone:
-    /// the problem is left as it is when the search ends, so every use of it other than
-    /// [`restore_from`](Self::restore_from) panics until it is restored.
+    /// [`search`](Self::search) for a problem about to be restored from a pristine clone: the
+    /// links are left as they are when the search ends, so every use of this problem other
+    /// than [`restore_from`](Self::restore_from) panics until it is restored.
     ///
     /// This skips the final unwinding: once no level of the search has an untried option
     /// left, or `visit` stops the search, nothing is uncovered any more. A Sudoku whose
