@@ -289,7 +289,7 @@ impl<I: Index> Engine<I> {
     /// Whether the search is specialised for its options' size.
     #[cfg(test)]
     pub(crate) fn is_specialised(&self) -> bool {
-        self.shape != 0
+        shaped!(self.shape, K => K != 0)
     }
 
     /// Number of items (primary and secondary).

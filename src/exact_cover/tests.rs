@@ -379,18 +379,15 @@ fn index_widths_and_specialised_searches_find_the_same() {
     // Options of 4 items (queens, 4×4 Sudoku), of 6 (the two specialised sizes) and of
     // mixed sizes: 16- and 32-bit indices, specialised search or not, give the same
     // solutions in the same order and the same counters.
-    let problems: Vec<(&str, Box<dyn Fn() -> DlxBuilder>, Vec<usize>)> = vec![
-        ("queens", Box::new(|| queens_builder(7)), vec![]),
-        ("sudoku4", Box::new(sudoku4_builder), vec![0, 21]),
-        ("planted 6", Box::new(|| planted(18, 6, true, 7)), vec![]),
-        ("planted 4", Box::new(|| planted(16, 4, true, 11)), vec![]),
-        (
-            "planted mixed",
-            Box::new(|| planted(15, 5, false, 3)),
-            vec![],
-        ),
+    type Problem = (&'static str, fn() -> DlxBuilder, &'static [usize]);
+    let problems: [Problem; 5] = [
+        ("queens", || queens_builder(7), &[]),
+        ("sudoku4", sudoku4_builder, &[0, 21]),
+        ("planted 6", || planted(18, 6, true, 7), &[]),
+        ("planted 4", || planted(16, 4, true, 11), &[]),
+        ("planted mixed", || planted(15, 5, false, 3), &[]),
     ];
-    for (name, builder, selection) in &problems {
+    for (name, builder, selection) in problems {
         let reference = every_search(&mut builder().build_variant(true, false), selection);
         assert!(
             reference.iter().any(|(solutions, _)| !solutions.is_empty()),
@@ -399,7 +396,7 @@ fn index_widths_and_specialised_searches_find_the_same() {
         for (wide, specialised) in [(false, false), (false, true), (true, true)] {
             let mut dlx = builder().build_variant(wide, specialised);
             assert_eq!(dlx.is_narrow(), !wide);
-            let uniform = *name != "planted mixed";
+            let uniform = name != "planted mixed";
             assert_eq!(dlx.is_specialised(), specialised && uniform, "{name}");
             assert_eq!(
                 every_search(&mut dlx, selection),
