@@ -15,7 +15,7 @@ mod count;
 mod shapes;
 
 pub use board::Board;
-pub use count::{Counts, Placement, Tiling, TilingError};
+pub use count::{Counts, Engine, Placement, Symmetry, Tiling, TilingError};
 pub use shapes::{
     parse_pieces, pentominoes, Color, Piece, PieceCell, PiecesError, Transform, TRANSFORMS,
 };
