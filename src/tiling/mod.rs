@@ -1,7 +1,6 @@
 //! Tiling boards with pieces — polyominoes, and the checkerboard (draught-board) puzzle's
 //! coloured stones — as exact cover on the shared engine (bit masks for boards of up to 128
-//! cells and pieces, dancing links beyond), counting every
-//! solution three ways.
+//! cells and pieces, dancing links beyond), counting every solution three ways.
 //!
 //! ```
 //! use puzzlebench::tiling::{pentominoes, Board, Tiling};
