@@ -6,7 +6,9 @@ mod common;
 use std::collections::HashSet;
 
 use common::{corpora, run};
-use puzzlebench::tiling::{parse_pieces, pentominoes, Board, Color, Counts, Piece, Tiling};
+use puzzlebench::tiling::{
+    parse_pieces, pentominoes, Board, Color, Counts, Engine, Piece, Symmetry, Tiling,
+};
 
 fn counts(board: &Board, pieces: &[Piece]) -> Counts {
     Tiling::new(board, pieces).unwrap().count()
@@ -243,6 +245,15 @@ fn checkerboard_counts_agree_with_brute_force_on_every_shared_file() {
             "{name}"
         );
         assert!(ours.labelled > 0, "{name}");
+        // Both engines, with and without the symmetries and merged identical stones.
+        for engine in [Engine::BitMasks, Engine::DancingLinks] {
+            for symmetry in [Symmetry::Derived, Symmetry::Ignored] {
+                let other = Tiling::configured(&board, &pieces, symmetry, engine)
+                    .unwrap()
+                    .count();
+                assert_eq!(other, ours, "{name} {engine:?} {symmetry:?}");
+            }
+        }
     }
 }
 
@@ -294,6 +305,24 @@ fn cli_counts_and_clear_errors() {
         String::from_utf8(output.stdout).unwrap().trim(),
         r#"{"labelled":8,"tilings":8,"up_to_symmetry":2}"#
     );
+    // The plain exact cover on either engine counts the same.
+    for engine in ["dlx", "bits"] {
+        let output = run(&[
+            "tiling",
+            "count",
+            "--board",
+            "20x3",
+            "--json",
+            "--no-symmetry",
+            "--engine",
+            engine,
+        ]);
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8(output.stdout).unwrap().trim(),
+            r#"{"labelled":8,"tilings":8,"up_to_symmetry":2}"#
+        );
+    }
     // An impossible board is a puzzle with no solution: exit code 1, with the reason.
     let output = run(&["tiling", "count", "--board", "10x5"]);
     assert_eq!(output.status.code(), Some(1));
@@ -409,6 +438,34 @@ fn thread_counts_do_not_change_the_counts() {
         let total = parts[0].1;
         assert!(total > 1);
         assert_eq!(parts.iter().map(|p| p.0).max(), Some(total));
+    }
+}
+
+#[test]
+fn both_engines_count_the_same_with_and_without_symmetries() {
+    let holed = Board::parse(
+        "########\n########\n########\n###..###\n###..###\n########\n########\n########\n",
+    )
+    .unwrap();
+    for board in [
+        Board::rectangle(20, 3, None).unwrap(),
+        Board::rectangle(4, 15, None).unwrap(),
+        holed,
+    ] {
+        let expected = counts(&board, &pentominoes());
+        let mut broken = Vec::new();
+        for engine in [Engine::BitMasks, Engine::DancingLinks] {
+            for symmetry in [Symmetry::Derived, Symmetry::Ignored] {
+                let tiling = Tiling::configured(&board, &pentominoes(), symmetry, engine).unwrap();
+                assert_eq!(tiling.count(), expected, "{engine:?} {symmetry:?}");
+            }
+            let tiling =
+                Tiling::configured(&board, &pentominoes(), Symmetry::Broken, engine).unwrap();
+            broken.push(tiling.count());
+        }
+        // Broken symmetry: the same solutions searched whichever the engine.
+        assert_eq!(broken[0], broken[1]);
+        assert_eq!(broken[0].up_to_symmetry, expected.up_to_symmetry);
     }
 }
 

@@ -42,6 +42,35 @@ pub(super) struct BoardChoice {
     /// (labelled and tilings are not derived from them).
     #[arg(long)]
     break_symmetry: bool,
+    /// Enumerate every labelled solution: no identical pieces searched as one, no
+    /// symmetry used (the plain exact cover, for cross-checks and benchmarks).
+    #[arg(long, conflicts_with = "break_symmetry")]
+    no_symmetry: bool,
+    /// The exact-cover search: bit masks for boards of up to 128 cells and pieces
+    /// (`auto`, the fastest), or the dancing links.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    engine: EngineArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(super) enum EngineArg {
+    /// Bit masks when the board's cells and the pieces number at most 128, else dancing
+    /// links.
+    Auto,
+    /// The dancing-links engine.
+    Dlx,
+    /// Bit masks (dancing links above 128 cells and pieces).
+    Bits,
+}
+
+impl From<EngineArg> for tiling::Engine {
+    fn from(arg: EngineArg) -> Self {
+        match arg {
+            EngineArg::Auto => tiling::Engine::Auto,
+            EngineArg::Dlx => tiling::Engine::DancingLinks,
+            EngineArg::Bits => tiling::Engine::BitMasks,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -256,11 +285,14 @@ pub(super) fn print_counts(
     pieces: &[tiling::Piece],
     choice: &BoardChoice,
 ) -> Result<ExitCode> {
-    let built = if choice.break_symmetry {
-        tiling::Tiling::with_symmetry_broken(board, pieces)
+    let symmetry = if choice.break_symmetry {
+        tiling::Symmetry::Broken
+    } else if choice.no_symmetry {
+        tiling::Symmetry::Ignored
     } else {
-        tiling::Tiling::new(board, pieces)
+        tiling::Symmetry::Derived
     };
+    let built = tiling::Tiling::configured(board, pieces, symmetry, choice.engine.into());
     let Some(problem) = possible(built) else {
         return Ok(exit_code(1));
     };

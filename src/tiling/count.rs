@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::exact_cover::{Dlx, DlxBuilder};
+use crate::exact_cover::{BitCover, Dlx, DlxBuilder, ExactCoverError, SearchStats, MAX_BIT_ITEMS};
 
 use super::board::Board;
 use super::shapes::{Color, Piece};
@@ -85,10 +85,83 @@ pub struct Tiling {
     symmetries: Vec<Vec<usize>>,
 }
 
+/// How the solutions are searched for and counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Symmetry {
+    /// Identical pieces searched once and the board's symmetries used to derive the
+    /// labelled count from a fraction of the solutions (see [`Tiling::new`]).
+    #[default]
+    Derived,
+    /// The board's symmetries broken and nothing derived (see
+    /// [`Tiling::with_symmetry_broken`]).
+    Broken,
+    /// The plain exact cover: every labelled solution enumerated, nothing merged or
+    /// derived.
+    Ignored,
+}
+
+/// Which exact-cover search runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// Bit masks when the board cells and piece items fit in 128, dancing links otherwise.
+    #[default]
+    Auto,
+    /// The dancing-links engine ([`Dlx`]).
+    DancingLinks,
+    /// The bit-mask engine ([`BitCover`]); boards of more than 128 cells and pieces fall
+    /// back to dancing links.
+    BitMasks,
+}
+
+/// The search behind a [`Problem`].
+///
+/// Bit masks enumerate tilings several times faster (the pentominoes' 9,356 solutions
+/// on 6×10, one thread: 5.7 → 1.3 CPU-seconds), because trying a piece is one AND instead of
+/// dozens of link updates; their items are numbered with the board cells first, in reading
+/// order along the board's short side, since that search fills the first empty cell.
+#[derive(Clone)]
+enum Search {
+    Links(Dlx),
+    Bits(BitCover),
+}
+
+impl Search {
+    fn select(&mut self, option: usize) -> Result<(), ExactCoverError> {
+        match self {
+            Search::Links(dlx) => dlx.select(option),
+            Search::Bits(bits) => bits.select(option),
+        }
+    }
+
+    fn clear_selection(&mut self) {
+        match self {
+            Search::Links(dlx) => dlx.clear_selection(),
+            Search::Bits(bits) => bits.clear_selection(),
+        }
+    }
+
+    fn branches(&mut self) -> Vec<usize> {
+        match self {
+            Search::Links(dlx) => dlx.branches(),
+            Search::Bits(bits) => bits.branches(),
+        }
+    }
+
+    fn search<F>(&mut self, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        match self {
+            Search::Links(dlx) => dlx.search(visit),
+            Search::Bits(bits) => bits.search(visit),
+        }
+    }
+}
+
 /// An exact-cover problem over some of the placements.
 #[derive(Clone)]
 struct Problem {
-    dlx: Dlx,
+    search: Search,
     /// The placement each option stands for.
     option_placement: Vec<usize>,
     /// Per option: the labelled solutions each solution found with it stands for (the
@@ -109,7 +182,7 @@ impl Tiling {
     /// tiling is found once instead of `k!` times (once per labelling), and `labelled` is
     /// the solutions found times `k!`. [`solve`](Self::solve) hands out all `k!`
     /// labellings of each. On `8x8_1.txt` (one pair) this alone took the count from 1.16 to
-    /// 0.73 CPU-seconds.
+    /// 0.73 CPU-seconds (dancing links).
     ///
     /// [`count`](Self::count) also searches with the board's symmetries broken as in
     /// [`with_symmetry_broken`](Self::with_symmetry_broken), and counts each solution found
@@ -119,9 +192,10 @@ impl Tiling {
     /// times those with it at the orbit's smallest placement, the one searched. That makes
     /// `labelled` and `tilings` exact sums over all solutions, with no exception for
     /// symmetric solutions (the pentominoes on 6×10: 2,339 solutions enumerated, 9,356
-    /// counted, 5.7 to 1.4 CPU-seconds; `8x8_1.txt`: 0.73 to 0.06).
+    /// counted, 5.7 to 1.4 CPU-seconds with dancing links and 1.3 to 0.12 with bit masks;
+    /// `8x8_1.txt`: 0.73 to 0.06 with dancing links).
     pub fn new(board: &Board, pieces: &[Piece]) -> Result<Self, TilingError> {
-        Self::build(board, pieces, false, true)
+        Self::configured(board, pieces, Symmetry::Derived, Engine::Auto)
     }
 
     /// The same problem with the board's symmetries broken: one piece that has no twin
@@ -132,18 +206,20 @@ impl Tiling {
     /// that piece at the placements kept (nothing derived), and [`solve`](Self::solve)
     /// visits only those.
     pub fn with_symmetry_broken(board: &Board, pieces: &[Piece]) -> Result<Self, TilingError> {
-        Self::build(board, pieces, true, true)
+        Self::configured(board, pieces, Symmetry::Broken, Engine::Auto)
     }
 
-    /// `reduce: false` merges no identical pieces and derives no count: with
-    /// `break_symmetry: false` too, [`count`](Self::count) enumerates every labelled
-    /// solution (the plain exact cover), for cross-checks in tests.
-    fn build(
+    /// The problem with the symmetry handling and the search engine chosen:
+    /// [`Symmetry::Ignored`] with either engine is the plain exact cover, which enumerates
+    /// every labelled solution (for cross-checks and benchmarks).
+    pub fn configured(
         board: &Board,
         pieces: &[Piece],
-        break_symmetry: bool,
-        reduce: bool,
+        symmetry: Symmetry,
+        engine: Engine,
     ) -> Result<Self, TilingError> {
+        let break_symmetry = symmetry == Symmetry::Broken;
+        let reduce = symmetry != Symmetry::Ignored;
         let piece_cells: usize = pieces.iter().map(|p| p.cells.len()).sum();
         if piece_cells != board.cell_count() {
             return Err(TilingError::CellCount {
@@ -243,29 +319,59 @@ impl Tiling {
         } else {
             None
         };
-        // Items: one per piece outside the merged group, then one per board cell.
+        // Items: one per piece outside the merged group and one per board cell.
+        let searched_pieces: Vec<usize> = (0..pieces.len())
+            .filter(|piece| !merged.as_ref().is_some_and(|g| g.members.contains(piece)))
+            .collect();
+        let items = searched_pieces.len() + board.cell_count();
+        let bits = items <= MAX_BIT_ITEMS && engine != Engine::DancingLinks;
         let mut piece_item = vec![None; pieces.len()];
-        let mut items = 0;
-        for (piece, item) in piece_item.iter_mut().enumerate() {
-            if !merged.as_ref().is_some_and(|g| g.members.contains(&piece)) {
-                *item = Some(items);
-                items += 1;
-            }
-        }
         let mut cell_item = vec![usize::MAX; width * board.height()];
-        for r in 0..board.height() {
-            for c in 0..width {
-                if board.cell(r as i32, c as i32).is_some() {
-                    cell_item[r * width + c] = items;
-                    items += 1;
+        let mut next_item = 0..;
+        let mut number_cells = |next_item: &mut std::ops::RangeFrom<usize>| {
+            // Reading order along the short side (see `Search`).
+            let (outer, inner) = if width <= board.height() {
+                (board.height(), width)
+            } else {
+                (width, board.height())
+            };
+            for a in 0..outer {
+                for b in 0..inner {
+                    let (r, c) = if width <= board.height() {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    };
+                    if board.cell(r as i32, c as i32).is_some() {
+                        cell_item[r * width + c] = next_item.next().unwrap_or_default();
+                    }
                 }
             }
+        };
+        // With bit masks and the symmetries broken, the broken piece is placed first
+        // (the X pentomino on 6×10, kept to the smallest of its images: 7 placements that
+        // split the search), then the cells are filled; otherwise the search would place
+        // it only when its first cell comes up, and try its images all along (6×10 counts:
+        // 1.0 → 0.12 CPU-seconds).
+        let lead = broken.filter(|_| bits);
+        if bits {
+            if let Some(lead) = lead {
+                piece_item[lead] = next_item.next();
+            }
+            number_cells(&mut next_item);
+        }
+        for &piece in &searched_pieces {
+            if Some(piece) != lead {
+                piece_item[piece] = next_item.next();
+            }
+        }
+        if !bits {
+            number_cells(&mut next_item);
         }
         // The problem over the placements `keep` keeps (and the merged group's first
         // piece's only), each option weighted by `weight`.
         let problem = |keep: &dyn Fn(&Placement) -> bool, weight: &dyn Fn(&Placement) -> u64| {
-            let mut builder = DlxBuilder::new(items, 0);
-            let mut option = Vec::new();
+            let mut options = Vec::new();
             let mut option_placement = Vec::new();
             let mut weights = Vec::new();
             for (index, placement) in placements.iter().enumerate() {
@@ -275,17 +381,28 @@ impl Tiling {
                 if twin || !keep(placement) {
                     continue;
                 }
-                option.clear();
-                option.extend(piece_item[placement.piece]);
+                let mut option: Vec<usize> = piece_item[placement.piece].into_iter().collect();
                 option.extend(placement.cells.iter().map(|&cell| cell_item[cell]));
-                builder
-                    .add_option(&option)
-                    .expect("a placement covers distinct board cells");
+                options.push(option);
                 option_placement.push(index);
                 weights.push(weight(placement));
             }
+            const WELL_FORMED: &str = "a placement covers distinct board cells";
+            let search = if bits {
+                let mut problem = BitCover::new(items, 0).expect("the items fit");
+                for option in &options {
+                    problem.add_option(option).expect(WELL_FORMED);
+                }
+                Search::Bits(problem)
+            } else {
+                let mut builder = DlxBuilder::new(items, 0);
+                for option in &options {
+                    builder.add_option(option).expect(WELL_FORMED);
+                }
+                Search::Links(builder.build())
+            };
             Problem {
-                dlx: builder.build(),
+                search,
                 option_placement,
                 weight: weights,
             }
@@ -335,7 +452,7 @@ impl Tiling {
         let placements = &self.placements;
         let merged = &self.merged;
         let mut solution = Vec::new();
-        self.solving.dlx.search(|options| {
+        self.solving.search.search(|options| {
             solution.clear();
             solution.extend(options.iter().map(|&option| option_placement[option]));
             match merged {
@@ -347,9 +464,11 @@ impl Tiling {
 
     /// Counts every solution three ways, on the calling thread.
     pub fn count(&self) -> Counts {
+        let mut search = self.counting.search.clone();
         let mut tally = Tally::default();
-        let mut dlx = self.counting.dlx.clone();
-        self.count_part(&mut dlx, &[], &mut tally);
+        for part in self.parts() {
+            self.count_part(&mut search, &part, &mut tally);
+        }
         tally.counts()
     }
 
@@ -363,7 +482,36 @@ impl Tiling {
     {
         use rayon::prelude::*;
         use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-        let mut root = self.counting.dlx.clone();
+        let parts = self.parts();
+        let total = parts.len();
+        let done = AtomicUsize::new(0);
+        let found = AtomicU64::new(0);
+        let tally = pool.install(|| {
+            parts
+                .par_iter()
+                .fold(
+                    || (self.counting.search.clone(), Tally::default()),
+                    |(mut search, mut tally), part| {
+                        let before = tally.labelled;
+                        self.count_part(&mut search, part, &mut tally);
+                        let new = tally.labelled - before;
+                        let found = found.fetch_add(new, Ordering::Relaxed).saturating_add(new);
+                        on_part(done.fetch_add(1, Ordering::Relaxed) + 1, total, found);
+                        (search, tally)
+                    },
+                )
+                .map(|(_, tally)| tally)
+                .reduce(Tally::default, Tally::merge)
+        });
+        tally.counts()
+    }
+
+    /// The counting problem split at its first two levels (each on the item with the
+    /// fewest options: the symmetry-broken piece first, when there is one): the options
+    /// selected by each part. Their solutions together are the problem's; a problem solved
+    /// or refuted at the root is one part that selects nothing.
+    fn parts(&self) -> Vec<Vec<usize>> {
+        let mut root = self.counting.search.clone();
         let mut parts: Vec<Vec<usize>> = Vec::new();
         for first in root.branches() {
             let mut below = root.clone();
@@ -376,38 +524,20 @@ impl Tiling {
             }
             parts.extend(seconds.into_iter().map(|second| vec![first, second]));
         }
-        let total = parts.len();
-        let done = AtomicUsize::new(0);
-        let found = AtomicU64::new(0);
-        let tally = pool.install(|| {
-            parts
-                .par_iter()
-                .fold(
-                    || (self.counting.dlx.clone(), Tally::default()),
-                    |(mut dlx, mut tally), part| {
-                        let before = tally.labelled;
-                        self.count_part(&mut dlx, part, &mut tally);
-                        let new = tally.labelled - before;
-                        let found = found.fetch_add(new, Ordering::Relaxed).saturating_add(new);
-                        on_part(done.fetch_add(1, Ordering::Relaxed) + 1, total, found);
-                        (dlx, tally)
-                    },
-                )
-                .map(|(_, tally)| tally)
-                .reduce(Tally::default, Tally::merge)
-        });
-        if total == 0 {
-            // No branch at all: the problem is solved (or refuted) at the root.
-            return self.count();
+        if parts.is_empty() {
+            parts.push(Vec::new());
         }
-        tally.counts()
+        parts
     }
 
-    /// Adds to `tally` the solutions that use the options `selection`, searched in `dlx`
+    /// Adds to `tally` the solutions that use the options `selection`, searched in `search`
     /// (a clone of this problem's, left as it was found).
-    fn count_part(&self, dlx: &mut Dlx, selection: &[usize], tally: &mut Tally) {
-        if selection.iter().any(|&option| dlx.select(option).is_err()) {
-            dlx.clear_selection();
+    fn count_part(&self, search: &mut Search, selection: &[usize], tally: &mut Tally) {
+        if selection
+            .iter()
+            .any(|&option| search.select(option).is_err())
+        {
+            search.clear_selection();
             return;
         }
         let placements = &self.placements;
@@ -418,7 +548,7 @@ impl Tiling {
         let symmetries = &self.symmetries;
         let cells = symmetries.first().map_or(0, Vec::len);
         let mut used = Vec::new();
-        dlx.search(|options| {
+        search.search(|options| {
             used.clear();
             used.extend_from_slice(selection);
             used.extend_from_slice(options);
@@ -458,7 +588,7 @@ impl Tiling {
             }
             ControlFlow::Continue(())
         });
-        dlx.clear_selection();
+        search.clear_selection();
     }
 }
 
@@ -603,7 +733,7 @@ mod tests {
 
     /// The plain exact cover: every labelled solution enumerated, nothing derived.
     fn plain(board: &Board, pieces: &[Piece]) -> Tiling {
-        Tiling::build(board, pieces, false, false).unwrap()
+        Tiling::configured(board, pieces, Symmetry::Ignored, Engine::Auto).unwrap()
     }
 
     /// Every labelled solution `solve` hands out, as sorted placement indices.
@@ -634,7 +764,10 @@ mod tests {
         // One search solution per tiling, and solve still gives both labellings of each:
         // the same labelled solutions as the plain search.
         assert_eq!(
-            fast.solving.dlx.count_solutions(u64::MAX).solutions,
+            fast.solving
+                .search
+                .search(|_| ControlFlow::Continue(()))
+                .solutions,
             counts.tilings
         );
         let labelled = solutions(&mut fast);

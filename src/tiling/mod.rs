@@ -1,6 +1,6 @@
 //! Tiling boards with pieces — polyominoes, and the checkerboard (draught-board) puzzle's
-//! coloured stones — as exact cover on the shared dancing-links engine, counting every
-//! solution three ways.
+//! coloured stones — as exact cover on the shared engine (bit masks for boards of up to 128
+//! cells and pieces, dancing links beyond), counting every solution three ways.
 //!
 //! ```
 //! use puzzlebench::tiling::{pentominoes, Board, Tiling};
@@ -15,7 +15,7 @@ mod count;
 mod shapes;
 
 pub use board::Board;
-pub use count::{Counts, Placement, Tiling, TilingError};
+pub use count::{Counts, Engine, Placement, Symmetry, Tiling, TilingError};
 pub use shapes::{
     parse_pieces, pentominoes, Color, Piece, PieceCell, PiecesError, Transform, TRANSFORMS,
 };
