@@ -35,11 +35,13 @@ fn main() {
     let mut algorithm = Algorithm::Fast;
     let mut limit = 2;
     let mut files = Vec::new();
+    let mut each = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--algo" => algorithm = args.next().expect("--algo NAME").parse().unwrap(),
             "--limit" => limit = args.next().expect("--limit N").parse().unwrap(),
+            "--each" => each = true,
             _ => files.push(arg),
         }
     }
@@ -50,6 +52,10 @@ fn main() {
     println!("file algorithm puzzles puzzles_per_cpu_sec usec_per_puzzle guesses_per_puzzle");
     for path in files {
         let grids = load(&path);
+        if each {
+            per_puzzle(&grids, algorithm, limit);
+            continue;
+        }
         let mut solver = Solver::new(algorithm);
         let mut solved = 0u64;
         let mut found = 0u64;
@@ -73,6 +79,28 @@ fn main() {
             solved as f64 / seconds,
             seconds * 1e6 / solved as f64,
             guesses as f64 / solved as f64
+        );
+    }
+}
+
+/// Per puzzle of a file: its index (from 1), solutions, guesses and microseconds, each
+/// puzzle solved repeatedly for about 2 ms of CPU time.
+fn per_puzzle(grids: &[Grid], algorithm: Algorithm, limit: u64) {
+    let mut solver = Solver::new(algorithm);
+    for (index, grid) in grids.iter().enumerate() {
+        let result = solver.solve(grid, limit);
+        let start = thread_cpu_time();
+        let mut runs = 0u32;
+        while (thread_cpu_time() - start).as_secs_f64() < 0.002 {
+            std::hint::black_box(solver.solve(std::hint::black_box(grid), limit));
+            runs += 1;
+        }
+        let micros = (thread_cpu_time() - start).as_secs_f64() * 1e6 / f64::from(runs);
+        println!(
+            "{} {} {} {micros:.2}",
+            index + 1,
+            result.solutions,
+            result.guesses
         );
     }
 }
