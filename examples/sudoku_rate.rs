@@ -4,10 +4,15 @@
 //! thread's CPU time have accumulated.
 //!
 //! Usage: `cargo run --release --example sudoku_rate -- [--algo fast|dlx|backtrack]
-//! [--limit N] FILE...`; prints `file algorithm puzzles puzzles_per_cpu_sec usec_per_puzzle
-//! guesses_per_puzzle`.
+//! [--limit N] [--threads N | --each] FILE...`; prints `file algorithm puzzles
+//! puzzles_per_cpu_sec usec_per_puzzle guesses_per_puzzle`.
+//!
+//! `--threads N`: N threads each solve the file's puzzles pass after pass for `MIN_CPU`
+//! seconds of wall time; prints the puzzles solved per wall-second by all of them (and per
+//! CPU-second), the solver's own scaling with threads. `--each`: per puzzle, its index,
+//! solutions, guesses and microseconds.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use puzzlebench::sudoku::{Algorithm, Grid, Solver};
 
@@ -35,44 +40,142 @@ fn main() {
     let mut algorithm = Algorithm::Fast;
     let mut limit = 2;
     let mut files = Vec::new();
+    let mut each = false;
+    let mut threads = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--algo" => algorithm = args.next().expect("--algo NAME").parse().unwrap(),
             "--limit" => limit = args.next().expect("--limit N").parse().unwrap(),
+            "--each" => each = true,
+            "--threads" => threads = Some(args.next().expect("--threads N").parse().unwrap()),
             _ => files.push(arg),
         }
     }
-    let min_cpu = std::env::var("MIN_CPU")
+    let min_seconds = std::env::var("MIN_CPU")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2.0);
-    println!("file algorithm puzzles puzzles_per_cpu_sec usec_per_puzzle guesses_per_puzzle");
+    match threads {
+        Some(_) => println!(
+            "file algorithm threads puzzles puzzles_per_wall_sec puzzles_per_cpu_sec guesses_per_puzzle"
+        ),
+        None => println!(
+            "file algorithm puzzles puzzles_per_cpu_sec usec_per_puzzle guesses_per_puzzle"
+        ),
+    }
     for path in files {
         let grids = load(&path);
-        let mut solver = Solver::new(algorithm);
-        let mut solved = 0u64;
-        let mut found = 0u64;
-        let mut guesses = 0u64;
-        let start = thread_cpu_time();
-        while (thread_cpu_time() - start).as_secs_f64() < min_cpu || solved == 0 {
-            for grid in &grids {
-                let result = solver.solve(grid, limit);
-                found += result.solutions;
-                guesses += result.guesses;
-            }
-            solved += grids.len() as u64;
-        }
-        let seconds = (thread_cpu_time() - start).as_secs_f64();
         let name = path.rsplit('/').next().unwrap_or(&path);
-        // `found` keeps the solving from being optimised away.
-        assert!(found > 0 || grids.is_empty());
+        if each {
+            per_puzzle(&grids, algorithm, limit);
+            continue;
+        }
+        if let Some(threads) = threads {
+            let (wall, passes) = on_threads(&grids, algorithm, limit, threads, min_seconds);
+            let solved = (passes.iter().map(|p| p.passes).sum::<u64>() * grids.len() as u64) as f64;
+            let cpu: f64 = passes.iter().map(|p| p.cpu_seconds).sum();
+            let guesses: u64 = passes.iter().map(|p| p.guesses).sum();
+            println!(
+                "{name} {algorithm} {threads} {} {:.0} {:.0} {:.2}",
+                grids.len(),
+                solved / wall,
+                solved / cpu,
+                guesses as f64 / solved
+            );
+            continue;
+        }
+        let pass = solve_passes(&grids, algorithm, limit, thread_cpu_time, min_seconds);
+        let solved = (pass.passes * grids.len() as u64) as f64;
         println!(
             "{name} {algorithm} {} {:.0} {:.2} {:.2}",
             grids.len(),
-            solved as f64 / seconds,
-            seconds * 1e6 / solved as f64,
-            guesses as f64 / solved as f64
+            solved / pass.cpu_seconds,
+            pass.cpu_seconds * 1e6 / solved,
+            pass.guesses as f64 / solved
+        );
+    }
+}
+
+/// What one thread did: whole passes over the puzzles, its CPU seconds, guesses made.
+struct Passes {
+    passes: u64,
+    cpu_seconds: f64,
+    guesses: u64,
+}
+
+/// Solves every puzzle, pass after pass, until `clock` has advanced `min_seconds` (at least
+/// one pass).
+fn solve_passes(
+    grids: &[Grid],
+    algorithm: Algorithm,
+    limit: u64,
+    clock: impl Fn() -> Duration,
+    min_seconds: f64,
+) -> Passes {
+    let mut solver = Solver::new(algorithm);
+    let (mut passes, mut found, mut guesses) = (0, 0, 0);
+    let (start, cpu_start) = (clock(), thread_cpu_time());
+    while passes == 0 || (clock() - start).as_secs_f64() < min_seconds {
+        for grid in grids {
+            let result = solver.solve(grid, limit);
+            found += result.solutions;
+            guesses += result.guesses;
+        }
+        passes += 1;
+    }
+    // `found` keeps the solving from being optimised away.
+    assert!(found > 0 || grids.is_empty());
+    Passes {
+        passes,
+        cpu_seconds: (thread_cpu_time() - cpu_start).as_secs_f64(),
+        guesses,
+    }
+}
+
+/// Throughput on `threads` threads: each solves all the puzzles, pass after pass, for
+/// `min_seconds` of wall time. Returns the wall seconds until the last thread finished
+/// and what each did. Whole passes over a small file repeat the same puzzles, so this
+/// measures the solver's scaling without a batch run's reading, writing and start-up.
+fn on_threads(
+    grids: &[Grid],
+    algorithm: Algorithm,
+    limit: u64,
+    threads: usize,
+    min_seconds: f64,
+) -> (f64, Vec<Passes>) {
+    let start = Instant::now();
+    let clock = || start.elapsed();
+    let passes = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| scope.spawn(|| solve_passes(grids, algorithm, limit, clock, min_seconds)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().expect("a solving thread panicked"))
+            .collect()
+    });
+    (start.elapsed().as_secs_f64(), passes)
+}
+
+/// Per puzzle of a file: its index (from 1), solutions, guesses and microseconds, each
+/// puzzle solved repeatedly for about 2 ms of CPU time.
+fn per_puzzle(grids: &[Grid], algorithm: Algorithm, limit: u64) {
+    let mut solver = Solver::new(algorithm);
+    for (index, grid) in grids.iter().enumerate() {
+        let result = solver.solve(grid, limit);
+        let start = thread_cpu_time();
+        let mut runs = 0u32;
+        while (thread_cpu_time() - start).as_secs_f64() < 0.002 {
+            std::hint::black_box(solver.solve(std::hint::black_box(grid), limit));
+            runs += 1;
+        }
+        let micros = (thread_cpu_time() - start).as_secs_f64() * 1e6 / f64::from(runs);
+        println!(
+            "{} {} {} {micros:.2}",
+            index + 1,
+            result.solutions,
+            result.guesses
         );
     }
 }

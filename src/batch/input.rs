@@ -154,6 +154,8 @@ pub(crate) struct SkippingReader {
     position: usize,
     physical: u64,
     passed: u64,
+    /// The skipped count of the last offset pushed (0 before any).
+    last_skipped: u64,
     offsets: Arc<Mutex<VecDeque<LineOffset>>>,
 }
 
@@ -173,11 +175,13 @@ impl Read for SkippingReader {
             }
             self.passed += 1;
             let skipped = self.physical - self.passed;
-            let mut offsets = self
-                .offsets
-                .lock()
-                .map_err(|_| io::Error::other("poisoned"))?;
-            if offsets.back().map_or(0, |o| o.skipped) != skipped {
+            // The lock only when the offset changes, not for every line.
+            if skipped != self.last_skipped {
+                self.last_skipped = skipped;
+                let mut offsets = self
+                    .offsets
+                    .lock()
+                    .map_err(|_| io::Error::other("poisoned"))?;
                 offsets.push_back(LineOffset {
                     from: self.passed,
                     skipped,
@@ -229,6 +233,7 @@ impl RecordReader {
                     position: 0,
                     physical: 0,
                     passed: 0,
+                    last_skipped: 0,
                     offsets: Arc::clone(&offsets),
                 };
                 let mut csv_reader = csv::ReaderBuilder::new()

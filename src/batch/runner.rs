@@ -85,14 +85,7 @@ pub fn run<J: Job>(
     progress: &dyn Progress,
     options: &RunOptions,
 ) -> Result<RunStats, BatchError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .thread_name(|i| format!("puzzlebench-worker-{i}"))
-        .build()
-        .map_err(|error| BatchError::Pool {
-            threads: options.threads,
-            message: error.to_string(),
-        })?;
+    let pool = worker_pool(options.threads)?;
     let threads = pool.current_num_threads();
     let bytes_read = Arc::new(AtomicU64::new(0));
     let pace = AtomicU64::new(0);
@@ -190,8 +183,11 @@ pub fn run<J: Job>(
                 stats.count_status(status);
                 stats.record_latency(processed.nanos);
                 for (tally, &column) in tallied.iter().enumerate() {
-                    if let Some(value) = values.get(column).filter(|v| **v != Value::Empty) {
-                        stats.count_tally(tally, &value.to_text());
+                    match values.get(column) {
+                        None | Some(Value::Empty) => {}
+                        // Text as it is: a copy per row was the writer's largest cost.
+                        Some(Value::Text(text)) => stats.count_tally(tally, text),
+                        Some(value) => stats.count_tally(tally, &value.to_text()),
                     }
                 }
                 row.push(Value::Int(processed.line));
@@ -232,6 +228,30 @@ pub fn run<J: Job>(
     stats.wall = started.elapsed();
     stats.cpu = process_cpu_time().saturating_sub(cpu_started);
     Ok(stats)
+}
+
+/// The worker pool for `threads` threads (0: one per core), built on first use and kept
+/// for the process's later runs. A benchmark repeats runs of a few microseconds on small
+/// inputs, where starting the pool's threads every time outweighed the work itself.
+fn worker_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, BatchError> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(Arc::clone(pool));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("puzzlebench-worker-{i}"))
+        .build()
+        .map_err(|error| BatchError::Pool {
+            threads,
+            message: error.to_string(),
+        })?;
+    let pool = Arc::new(pool);
+    pools.push((threads, Arc::clone(&pool)));
+    Ok(pool)
 }
 
 /// An input opened, with its layout.

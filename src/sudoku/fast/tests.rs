@@ -136,7 +136,7 @@ fn naked_singles_fill_the_grid() {
 #[test]
 fn with_no_cell_of_two_candidates_the_fewest_are_guessed() {
     let state = state(&".".repeat(81));
-    let (band, cell) = state.guess_cell();
+    let (band, cell) = state.guess_cell([0; 3]);
     assert_eq!(state.digits_of(band, cell).count_ones(), 9);
 }
 
@@ -178,8 +178,13 @@ fn two_solution_puzzle() -> (Grid, [(usize, usize); 4]) {
 fn the_guess_goes_to_a_cell_with_two_candidates() {
     let (puzzle, cells) = two_solution_puzzle();
     let mut state = State::from_grid(&puzzle).ok().unwrap();
-    state.propagate().ok().unwrap();
-    let (band, cell) = state.guess_cell();
+    let pairs = state.propagate().ok().unwrap();
+    assert_eq!(
+        pairs.iter().map(|band| band.count_ones()).sum::<u32>(),
+        4,
+        "the rectangle's four cells have two candidates each"
+    );
+    let (band, cell) = state.guess_cell(pairs);
     let (row, col) = (3 * band + cell as usize / 9, cell as usize % 9);
     assert!(cells.contains(&(row, col)));
     assert_eq!(state.digits_of(band, cell).count_ones(), 2);
@@ -197,4 +202,53 @@ fn two_solutions_are_found_and_the_limit_stops_the_search() {
     let one = solve(&puzzle, 1);
     assert_eq!((one.solutions, one.guesses), (1, 1));
     assert_eq!(solve(&puzzle, 10).solutions, 2);
+}
+
+/// The repository's generated puzzles (9×9), with the seed's two-solution puzzle and an
+/// empty grid (many solutions).
+fn sample_grids() -> Vec<Grid> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sudoku");
+    let hard = std::fs::read_to_string(root.join("generated-hard-200.txt")).unwrap();
+    let generated = std::fs::read_to_string(root.join("generated-1k.csv")).unwrap();
+    let mut grids: Vec<Grid> = hard
+        .lines()
+        .chain(
+            generated
+                .lines()
+                .skip(1)
+                .map(|line| line.split(',').next().unwrap()),
+        )
+        .map(|line| Grid::from_line(line, None).unwrap())
+        .collect();
+    grids.push(two_solution_puzzle().0);
+    grids.push(Grid::from_line(&".".repeat(81), None).unwrap());
+    assert!(grids.len() > 1000);
+    grids
+}
+
+#[test]
+fn the_portable_build_finds_what_the_default_build_finds() {
+    for grid in sample_grids() {
+        for limit in [1, 2] {
+            let portable = solve_portable(&grid, limit);
+            assert_eq!(portable, solve(&grid, limit), "{}", grid.to_line());
+            if let Some(solution) = &portable.first_solution {
+                crate::sudoku::check_solution(&grid, solution).unwrap();
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_modern_x86_build_finds_what_the_portable_build_finds() {
+    if !has_modern_x86() {
+        eprintln!("skipped: this CPU lacks the features of the modern build");
+        return;
+    }
+    for grid in sample_grids() {
+        // SAFETY: the CPU has the features, checked above.
+        let modern = unsafe { solve_modern(&grid, 2) };
+        assert_eq!(modern, solve_portable(&grid, 2), "{}", grid.to_line());
+    }
 }
