@@ -1,5 +1,5 @@
-//! The solver's position: the side to move's stones and all stones as two masks. A position
-//! and its mirror image share a key on request (the search asks near the root only).
+//! The solver's position: the side to move's stones and all stones as two masks, with the
+//! left-right mirror image kept alongside so that a position and its mirror share one key.
 //!
 //! The layout is the board's: column-major, `height + 1` bits per column, the spare bit on
 //! top. Only the side to move's stones are stored, so a move is `current ^= mask` and the
@@ -144,19 +144,23 @@ impl<M: Bits> Geometry<M> {
         self.column_cells[col % MAX_SIDE]
     }
 
-    /// Plays the stone `cell` (the [`drop_cell`](Self::drop_cell) of a column) for the side
-    /// to move.
+    /// Plays the stone `cell` (the [`drop_cell`](Self::drop_cell) of column `col`) for the
+    /// side to move.
     #[inline]
-    pub fn play(&self, p: &mut Position<M>, cell: M) {
+    pub fn play(&self, p: &mut Position<M>, cell: M, col: usize) {
         p.current = p.current ^ p.mask;
         p.mask = p.mask | cell;
+        let mirror_col = (self.width - 1 - col) % MAX_SIDE;
+        p.mirror_current = p.mirror_current ^ p.mirror_mask;
+        p.mirror_mask = p.mirror_mask
+            | ((p.mirror_mask + self.column_bottom[mirror_col]) & self.column_cells[mirror_col]);
         p.moves += 1;
     }
 
     /// Plays column `col`, which must have room.
     pub fn play_column(&self, p: &mut Position<M>, col: usize) {
         let cell = self.drop_cell(p, col);
-        self.play(p, cell);
+        self.play(p, cell, col);
     }
 
     /// Whether playing column `col` (which must have room) wins for the side to move.
@@ -206,52 +210,6 @@ impl<M: Bits> Geometry<M> {
         possible & !(opponent_wins >> 1)
     }
 
-    /// Whether `cells` hold a line of four.
-    #[inline]
-    pub fn has_four(&self, open: M) -> bool {
-        // Spare bits are 0, so no line wraps from one column to the next.
-        [1, self.stride, self.stride - 1, self.stride + 1]
-            .into_iter()
-            .any(|shift| {
-                let pair = open & (open >> shift);
-                !(pair & (pair >> (2 * shift))).is_zero()
-            })
-    }
-
-    /// The cells in the rows (0-based) of the same parity as the height: the side to move
-    /// takes these if every column has an even number of empty cells and the opponent
-    /// always answers in the same column.
-    pub fn follow_up_rows(&self) -> M {
-        let mut rows = M::default();
-        for row in (self.height % 2..self.height).step_by(2) {
-            rows = rows | (self.bottom << row as u32);
-        }
-        rows
-    }
-
-    /// The value bound the follow-up strategy gives the side to move: when every column
-    /// has an even number of empty cells, the opponent can answer every move in the same
-    /// column, which gives the side to move only the cells of `rows` (its
-    /// [`follow_up_rows`](Self::follow_up_rows)). If no four fits in its stones and those
-    /// cells, it cannot win (at most 0); if moreover a four fits in the opponent's stones
-    /// and the other empty cells, the opponent completes it (at most −1).
-    #[inline]
-    pub fn follow_up_bound(&self, p: &Position<M>, rows: M) -> Option<i32> {
-        if !(self.playable(p) & !rows).is_zero() {
-            return None;
-        }
-        let empty = self.board ^ p.mask;
-        if self.has_four(p.current | (empty & rows)) {
-            return None;
-        }
-        let opponent = p.current ^ p.mask;
-        Some(if self.has_four(opponent | (empty & !rows)) {
-            -1
-        } else {
-            0
-        })
-    }
-
     /// How many winning cells the side to move would have after playing `cell`: the move
     /// ordering's measure of the threats a move creates.
     #[inline]
@@ -259,31 +217,22 @@ impl<M: Bits> Geometry<M> {
         self.winning_cells(p.current | cell, p.mask).count_ones()
     }
 
-    /// The key of a position: unique, and saying everything about it.
-    #[inline]
-    pub fn key(&self, p: &Position<M>) -> M {
-        p.current + p.mask
-    }
-
-    /// The key shared by a position and its mirror image: the smaller of the two keys.
+    /// The key shared by a position and its mirror image.
     #[inline]
     pub fn symmetric_key(&self, p: &Position<M>) -> M {
-        let key = self.key(p);
-        let column = self.column_cells[0] | (self.column_top[0] << 1);
-        let mut mirror = M::default();
-        for col in 0..self.width {
-            let bits = (key >> (col as u32 * self.stride)) & column;
-            mirror = mirror | (bits << ((self.width - 1 - col) as u32 * self.stride));
-        }
+        let key = p.current + p.mask;
+        let mirror = p.mirror_current + p.mirror_mask;
         key.min(mirror)
     }
 }
 
-/// A position: the side to move's stones and all stones.
+/// A position: the side to move's stones, all stones, and the same for the mirror image.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Position<M> {
     current: M,
     mask: M,
+    mirror_current: M,
+    mirror_mask: M,
     moves: u32,
 }
 

@@ -1,7 +1,5 @@
-//! The search: negamax with alpha-beta over non-losing moves, a transposition table (shared
-//! by mirror images near the root, probed for the children too), a static bound from the
-//! opponent's follow-up strategy, and a null-window search that narrows the score's
-//! interval.
+//! The search: negamax with alpha-beta over non-losing moves, a transposition table shared
+//! by mirror images, and a null-window search that narrows the score's interval.
 //!
 //! Scores are for the side to move: 0 for a draw; for a win, (cells + 1) / 2 + 1 minus the
 //! number of stones the winner has played when it completes its four (22 − stones on 7×6),
@@ -38,18 +36,7 @@ pub struct Solver<M> {
     /// Lowest and highest score a position the search visits can have.
     min_score: i32,
     max_score: i32,
-    /// Cells the side to move gets when the opponent follows it up column by column.
-    follow_up_rows: M,
-    /// Positions with fewer stones are stored under the key they share with their mirror
-    /// image; deeper ones under their own key, which is cheaper to compute.
-    symmetric_below: u32,
 }
-
-/// Positions with fewer stones than this share a table entry with their mirror image.
-/// Mirror-image transpositions are common only near the root: keeping the mirror image in
-/// every position cost about 9% of the time per node on Begin-Medium positions, for 0.4%
-/// fewer nodes.
-const SYMMETRIC_BELOW: u32 = 14;
 
 impl<M: Bits> Solver<M> {
     /// A solver for `width × height` boards (which must fit `M`) with a transposition table
@@ -58,11 +45,8 @@ impl<M: Bits> Solver<M> {
         let mut order = [0; MAX_SIDE];
         order[..width].copy_from_slice(&centre_first(width));
         let cells = (width * height) as i32;
-        let geometry = Geometry::new(width, height);
         Solver {
-            follow_up_rows: geometry.follow_up_rows(),
-            symmetric_below: SYMMETRIC_BELOW,
-            geometry,
+            geometry: Geometry::new(width, height),
             table: Table::new(table_mb),
             book: None,
             order,
@@ -74,8 +58,6 @@ impl<M: Bits> Solver<M> {
 
     /// Uses `book` for the positions it holds (it must be for this board size).
     pub fn set_book(&mut self, book: Arc<Book<M>>) {
-        // The book holds symmetric keys.
-        self.symmetric_below = self.symmetric_below.max(book.depth() + 1);
         self.book = Some(book);
     }
 
@@ -213,7 +195,7 @@ impl<M: Bits> Solver<M> {
         }
         // We cannot win with this stone: at best with the next one.
         let mut max = (cells - 1 - moves) / 2;
-        let key = self.key(p);
+        let key = g.symmetric_key(p);
         let stored = i32::from(self.table.get(key));
         if stored != 0 {
             if stored > self.max_score - self.min_score + 1 {
@@ -228,11 +210,6 @@ impl<M: Bits> Solver<M> {
                 max = stored + self.min_score - 1;
             }
         }
-        // Measured: 9% fewer nodes on a sample of the 8-ply database (weak), 1% on
-        // Begin-Medium (exact).
-        if let Some(bound) = g.follow_up_bound(p, self.follow_up_rows) {
-            max = max.min(bound);
-        }
         if beta > max {
             beta = max;
             if alpha >= beta {
@@ -244,86 +221,49 @@ impl<M: Bits> Solver<M> {
                 return score;
             }
         }
-        let start = self.nodes;
         let mut sorter = MoveSorter::new();
-        let mut child_keys = [M::default(); MAX_SIDE];
-        let mut children = 0;
         for &col in self.order[..g.width].iter().rev() {
             let cell = next & g.column(col);
             if !cell.is_zero() {
                 sorter.add(cell, col, g.threats_after(p, cell));
                 let mut child = *p;
-                g.play(&mut child, cell);
-                let child_key = self.key(&child);
-                self.table.prefetch(child_key);
-                child_keys[children % MAX_SIDE] = child_key;
-                children += 1;
+                g.play(&mut child, cell, col);
+                self.table.prefetch(g.symmetric_key(&child));
             }
         }
         // Borrowed, not moved into the loop: moving copies the sorter's array (measured:
         // 5% of the time on a Begin-Hard position).
-        let mut first = true;
-        for (cell, _) in &mut sorter {
+        for (cell, col) in &mut sorter {
             let mut child = *p;
-            self.geometry.play(&mut child, cell);
+            self.geometry.play(&mut child, cell, col);
             let score = -self.negamax(&child, -beta, -alpha);
             if score >= beta {
-                self.store_lower(key, score, self.nodes - start);
+                self.store_lower(key, score);
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
-            if first {
-                first = false;
-                // Enhanced transposition cutoff: a child whose stored value is at most −beta
-                // refutes the window without a search. Done after the first child (which
-                // cuts off most often) rather than before it, when the children's entries,
-                // prefetched above, have had time to arrive: checked before, the probes
-                // stalled the node and cost more time than the 25% fewer nodes saved;
-                // after, 5% fewer nodes on Begin-Medium and 15% on the 8-ply sample, for
-                // about 5% less time.
-                let upper_limit = self.max_score - self.min_score + 1;
-                for &child_key in &child_keys[..children.min(MAX_SIDE)] {
-                    let stored = i32::from(self.table.get(child_key));
-                    if stored != 0 && stored <= upper_limit {
-                        let score = -(stored + self.min_score - 1);
-                        if score >= beta {
-                            return score;
-                        }
-                    }
-                }
-            }
         }
-        self.store_upper(key, alpha, self.nodes - start);
+        self.store_upper(key, alpha);
         alpha
-    }
-
-    /// The table key of `p`: shared with its mirror image near the root.
-    #[inline]
-    fn key(&self, p: &Position<M>) -> M {
-        if p.moves() < self.symmetric_below {
-            self.geometry.symmetric_key(p)
-        } else {
-            self.geometry.key(p)
-        }
     }
 
     /// Stores that the value of the position with `key` is at least `score`.
     #[inline]
-    fn store_lower(&mut self, key: M, score: i32, nodes: u64) {
+    fn store_lower(&mut self, key: M, score: i32) {
         // A weaker bound than the truth is still a bound; this keeps the value in its byte
         // for windows wider than any reachable score (roots with very few stones).
         let score = score.min(self.max_score);
         let value = score + self.max_score - 2 * self.min_score + 2;
-        self.table.put(key, value as u8, nodes);
+        self.table.put(key, value as u8);
     }
 
     /// Stores that the value of the position with `key` is at most `score`.
     #[inline]
-    fn store_upper(&mut self, key: M, score: i32, nodes: u64) {
+    fn store_upper(&mut self, key: M, score: i32) {
         let score = score.max(self.min_score);
         let value = score - self.min_score + 1;
-        self.table.put(key, value as u8, nodes);
+        self.table.put(key, value as u8);
     }
 }
