@@ -160,18 +160,7 @@ impl BitCover {
 
     /// Counts solutions, stopping once `limit` have been found.
     pub fn count_solutions(&mut self, limit: u64) -> SearchStats {
-        if limit == 0 {
-            return SearchStats::default();
-        }
-        let mut found = 0;
-        self.search(|_| {
-            found += 1;
-            if found >= limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
+        super::count_up_to(limit, |visit| self.search(visit))
     }
 
     /// Runs the search, calling `visit` with the options of each solution (the searched

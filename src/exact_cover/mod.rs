@@ -39,6 +39,8 @@ pub use builder::DlxBuilder;
 pub use problem::Dlx;
 pub use search::SearchStats;
 
+use std::ops::ControlFlow;
+
 use thiserror::Error;
 
 /// What can go wrong when building or preparing an exact-cover problem.
@@ -93,6 +95,26 @@ pub enum ExactCoverError {
         /// The most there can be.
         max: usize,
     },
+}
+
+/// Runs `search` with a visitor that stops it once `limit` solutions have been found (no
+/// search at all for a limit of 0): the counting both engines share.
+fn count_up_to<S>(limit: u64, search: S) -> SearchStats
+where
+    S: FnOnce(&mut dyn FnMut(&[usize]) -> ControlFlow<()>) -> SearchStats,
+{
+    if limit == 0 {
+        return SearchStats::default();
+    }
+    let mut found = 0;
+    search(&mut |_| {
+        found += 1;
+        if found >= limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
 }
 
 #[cfg(test)]
