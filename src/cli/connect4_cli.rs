@@ -73,7 +73,8 @@ pub(super) struct Connect4PlayArgs {
     /// Discs in colour.
     #[arg(long, value_enum, default_value_t = ColourArg::Auto)]
     colour: ColourArg,
-    /// Transposition table of a perfect player, in MiB.
+    /// Transposition table of a perfect player, in MiB at most (searches start at 1 MiB and
+    /// double it as they grow).
     #[arg(long, default_value_t = 64, value_name = "MB")]
     table_mb: usize,
     /// Start from the position after these moves (column digits), e.g. `4453`.
@@ -94,7 +95,8 @@ pub(super) struct Connect4BookArgs {
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
     threads: usize,
-    /// Transposition table per worker thread, in MiB.
+    /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB
+    /// and doubles it as it grows).
     #[arg(long, default_value_t = 64, value_name = "MB")]
     table_mb: usize,
 }
@@ -187,7 +189,8 @@ pub(super) struct Connect4SolveArgs {
     /// Only win, draw or loss (a narrower search, faster); `score` is left empty.
     #[arg(long)]
     weak: bool,
-    /// Transposition table per worker thread, in MiB.
+    /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB
+    /// and doubles it as it grows).
     #[arg(long, default_value_t = 64, value_name = "MB")]
     table_mb: usize,
     /// Opening book made by `connect4 book` for the same board.
