@@ -75,7 +75,7 @@ impl GameLog {
 
 fn parse_digits(text: &str) -> Result<GameLog, NotationError> {
     let separated = text.contains([',', ' ', '\t']);
-    let mut columns = Vec::new();
+    let mut columns = Vec::with_capacity(text.len());
     if separated {
         let mut offset = 0;
         for part in text.split([',', ' ', '\t']) {

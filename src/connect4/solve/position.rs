@@ -191,6 +191,15 @@ impl<M: Bits> Geometry<M> {
         r & (self.board ^ mask)
     }
 
+    /// Whether `stones` hold four in a row in any direction.
+    pub fn has_four(&self, stones: M) -> bool {
+        let s = self.stride;
+        [1, s, s - 1, s + 1].into_iter().any(|shift| {
+            let pairs = stones & (stones >> shift);
+            !(pairs & (pairs >> (2 * shift))).is_zero()
+        })
+    }
+
     /// The moves (as drop cells) that do not hand the opponent an immediate win: a forced
     /// block if the opponent threatens one cell, nothing if it threatens two, and never a
     /// cell right under an opponent's winning cell. Only valid when the side to move cannot
