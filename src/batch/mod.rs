@@ -6,6 +6,9 @@
 //! input, `.gz`, CSV), bounded-memory streaming, the ordered parallel fan-out, timing,
 //! per-record errors and the run's statistics — lives here and is shared by every puzzle.
 
+mod boundary;
+mod cutter;
+mod decode;
 mod input;
 mod progress;
 mod runner;

@@ -1,5 +1,6 @@
-//! The ordered parallel pipeline: a reader thread cuts the inputs into chunks, the rayon
-//! pool processes chunks, and the calling thread writes the results back in input order.
+//! The ordered parallel pipeline: the calling thread cuts the inputs into chunks of raw
+//! bytes, the rayon pool decodes and processes chunks, and the calling thread writes the
+//! results back in input order.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -8,11 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{unbounded, Receiver, Sender};
+use crossbeam_channel::unbounded;
 
-use super::input::RecordReader;
+use super::cutter::{ChunkCutter, RawChunk};
+use super::decode::decode;
 use super::{
-    BatchError, InputSpec, Job, Outcome, Progress, Record, RecordContent, RunStats, Value,
+    BatchError, InputFormat, InputSpec, Job, Outcome, Progress, RecordContent, RunStats, Value,
     ERROR_STATUS,
 };
 
@@ -53,11 +55,13 @@ impl Default for RunOptions {
     }
 }
 
+/// Whole records of one input, as raw bytes, for a worker to decode and process.
 struct Chunk<L> {
     seq: u64,
     file: usize,
     layout: Arc<L>,
-    records: Vec<Record>,
+    format: InputFormat,
+    raw: RawChunk,
 }
 
 struct ProcessedRow {
@@ -130,96 +134,114 @@ pub fn run<J: Job>(
     let cpu_started = process_cpu_time();
 
     let in_flight = threads.max(1) * options.chunks_in_flight_per_thread.max(1);
-    let chunk_records = options.chunk_records.max(1);
-    let (token_tx, token_rx) = unbounded::<()>();
-    for _ in 0..in_flight {
-        token_tx.send(()).expect("the receiver is alive");
-    }
-    let (chunk_tx, chunk_rx) = unbounded::<Chunk<J::Layout>>();
     let (done_tx, done_rx) = unbounded::<Processed>();
     let workers: Mutex<Vec<J::Worker>> = Mutex::new(Vec::new());
+    let mut reading = Reading {
+        job,
+        inputs,
+        current: first.map(|(cutter, layout)| (0, cutter, layout)),
+        next_file: 0,
+        job_columns: &job_columns,
+        chunk_records: options.chunk_records.max(1),
+        left: options.max_records.unwrap_or(u64::MAX),
+        bytes_read: Arc::clone(&bytes_read),
+        pace: &pace,
+        seq: 0,
+    };
 
-    let (read_result, write_result) = std::thread::scope(|scope| {
-        let reading = Reading {
-            first,
-            job_columns: &job_columns,
-            chunk_records,
-            max_records: options.max_records.unwrap_or(u64::MAX),
-            bytes_read: Arc::clone(&bytes_read),
-            pace: &pace,
-        };
-        let reader = scope.spawn(move || read_chunks(job, inputs, reading, &token_rx, &chunk_tx));
+    let mut write = |done: Processed| -> io::Result<()> {
+        let mut row = Vec::with_capacity(columns.len());
+        for processed in done.rows {
+            row.clear();
+            if with_file {
+                row.push(Value::Text(inputs[done.file].display_name()));
+            }
+            let Outcome {
+                status,
+                failed,
+                error,
+                values,
+            } = processed.outcome;
+            stats.records += 1;
+            stats.failed += u64::from(failed);
+            stats.count_status(status);
+            stats.record_latency(processed.nanos);
+            for (tally, &column) in tallied.iter().enumerate() {
+                match values.get(column) {
+                    None | Some(Value::Empty) => {}
+                    // Text as it is: a copy per row was the writer's largest cost.
+                    Some(Value::Text(text)) => stats.count_tally(tally, text),
+                    Some(value) => stats.count_tally(tally, &value.to_text()),
+                }
+            }
+            row.push(Value::Int(processed.line));
+            row.push(Value::Text(status.to_string()));
+            row.extend(values);
+            row.push(Value::Text(error));
+            row.push(Value::Float(processed.nanos as f64 / 1000.0));
+            sink.write_row(&row)?;
+        }
+        progress.update(stats.records, bytes_read.load(Ordering::Relaxed));
+        Ok(())
+    };
+
+    // The calling thread both cuts chunks and writes rows, with no thread of its own to start
+    // or stop: cutting is only a scan for line ends now, and a run over a few records cost
+    // more in thread start-up than in work.
+    let mut read_result = Ok(());
+    let mut write_result = Ok(());
+    pool.in_place_scope(|pool_scope| {
         let job_columns = &job_columns;
         let workers = &workers;
         let pace = &pace;
-        scope.spawn(move || {
-            pool.in_place_scope(|pool_scope| {
-                for chunk in chunk_rx.iter() {
-                    let done_tx = done_tx.clone();
-                    let columns = job_columns.len();
-                    pool_scope.spawn(move |_| {
-                        let processed = process_chunk(job, workers, pace, chunk, columns);
-                        // The writer is gone only when it failed; the error is reported there.
-                        let _ = done_tx.send(processed);
-                    });
-                }
-            });
-        });
-        let mut write = |done: Processed| -> io::Result<()> {
-            let mut row = Vec::with_capacity(columns.len());
-            for processed in done.rows {
-                row.clear();
-                if with_file {
-                    row.push(Value::Text(inputs[done.file].display_name()));
-                }
-                let Outcome {
-                    status,
-                    failed,
-                    error,
-                    values,
-                } = processed.outcome;
-                stats.records += 1;
-                stats.failed += u64::from(failed);
-                stats.count_status(status);
-                stats.record_latency(processed.nanos);
-                for (tally, &column) in tallied.iter().enumerate() {
-                    match values.get(column) {
-                        None | Some(Value::Empty) => {}
-                        // Text as it is: a copy per row was the writer's largest cost.
-                        Some(Value::Text(text)) => stats.count_tally(tally, text),
-                        Some(value) => stats.count_tally(tally, &value.to_text()),
-                    }
-                }
-                row.push(Value::Int(processed.line));
-                row.push(Value::Text(status.to_string()));
-                row.extend(values);
-                row.push(Value::Text(error));
-                row.push(Value::Float(processed.nanos as f64 / 1000.0));
-                sink.write_row(&row)?;
-            }
-            progress.update(stats.records, bytes_read.load(Ordering::Relaxed));
-            Ok(())
-        };
         let mut pending = BTreeMap::new();
         let mut next = 0u64;
-        let mut write_result = Ok(());
-        'receive: for done in done_rx.iter() {
+        let mut unwritten = 0usize;
+        // Writes every finished chunk that is next in input order; false after a failure.
+        let mut write_ready = |done: Processed, unwritten: &mut usize| -> bool {
             pending.insert(done.seq, done);
             while let Some(done) = pending.remove(&next) {
+                next += 1;
+                *unwritten -= 1;
                 if let Err(error) = write(done) {
                     write_result = Err(error);
-                    break 'receive;
+                    return false;
                 }
-                next += 1;
-                // The reader may be gone after an input error; nothing is waiting then.
-                let _ = token_tx.send(());
+            }
+            true
+        };
+        'run: loop {
+            while unwritten < in_flight {
+                let chunk = match reading.next_chunk() {
+                    Ok(Some(chunk)) => chunk,
+                    Ok(None) => break,
+                    Err(error) => {
+                        read_result = Err(error);
+                        break;
+                    }
+                };
+                unwritten += 1;
+                let done_tx = done_tx.clone();
+                pool_scope.spawn(move |_| {
+                    let processed = process_chunk(job, workers, pace, chunk, job_columns.len());
+                    // The receiver lives until every spawned chunk is done.
+                    let _ = done_tx.send(processed);
+                });
+                // Rows go out while reading goes on.
+                while let Ok(done) = done_rx.try_recv() {
+                    if !write_ready(done, &mut unwritten) {
+                        break 'run;
+                    }
+                }
+            }
+            if unwritten == 0 {
+                break;
+            }
+            let done = done_rx.recv().expect("a sender is kept here");
+            if !write_ready(done, &mut unwritten) {
+                break;
             }
         }
-        // Dropping the token sender releases a reader waiting for room after a write error.
-        drop(token_tx);
-        drop(done_rx);
-        let read_result = reader.join().expect("the reader thread does not panic");
-        (read_result, write_result)
     });
     progress.finish();
     write_result.map_err(BatchError::Output)?;
@@ -255,7 +277,7 @@ fn worker_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, BatchError> {
 }
 
 /// An input opened, with its layout.
-type Opened<L> = (RecordReader, Arc<L>);
+type Opened<L> = (ChunkCutter, Arc<L>);
 
 /// Opens `input` and works out its layout from its header.
 fn open_input<J: Job>(
@@ -263,18 +285,15 @@ fn open_input<J: Job>(
     input: &InputSpec,
     bytes_read: &Arc<AtomicU64>,
 ) -> Result<Opened<J::Layout>, BatchError> {
-    let reader = input.open(Arc::clone(bytes_read))?;
-    let (reader, header) =
-        RecordReader::new(reader, input.format).map_err(|e| input.input_error(e))?;
-    // An empty CSV file has no header (and no records): read it as lines.
-    let header = header.filter(|h| !h.is_empty());
+    // An empty CSV file has no header (and no records): it is read as lines.
+    let (cutter, header) = input.open_chunks(Arc::clone(bytes_read))?;
     let layout = job
         .layout(header.as_deref())
         .map_err(|message| BatchError::Layout {
             path: input.display_name(),
             message,
         })?;
-    Ok((reader, Arc::new(layout)))
+    Ok((cutter, Arc::new(layout)))
 }
 
 /// Records in the chunks cut before any record's time is known.
@@ -294,88 +313,81 @@ fn chunk_size(nanos_per_record: u64, max: usize) -> usize {
     (fitting as usize).clamp(1, max)
 }
 
-/// What the reader thread starts from.
-struct Reading<'a, L> {
-    /// The first input, opened by the caller.
-    first: Option<Opened<L>>,
+/// Cutting the inputs into chunks, one after the other.
+struct Reading<'a, J: Job> {
+    job: &'a J,
+    inputs: &'a [InputSpec],
+    /// The input being cut (its index, cutter and layout); `None` between inputs.
+    current: Option<(usize, ChunkCutter, Arc<J::Layout>)>,
+    /// The input to open when none is being cut.
+    next_file: usize,
     /// The columns every input must give.
     job_columns: &'a [String],
     chunk_records: usize,
-    max_records: u64,
+    /// Records still to read (`max_records`).
+    left: u64,
     bytes_read: Arc<AtomicU64>,
     /// Nanoseconds per record in the last chunk processed (0 before the first).
     pace: &'a AtomicU64,
+    /// The next chunk's sequence number.
+    seq: u64,
 }
 
-/// The reader thread: cuts every input into chunks, waiting for a token before each one.
-fn read_chunks<J: Job>(
-    job: &J,
-    inputs: &[InputSpec],
-    mut reading: Reading<'_, J::Layout>,
-    tokens: &Receiver<()>,
-    chunks: &Sender<Chunk<J::Layout>>,
-) -> Result<(), BatchError> {
-    let chunk_records = reading.chunk_records;
-    let pace = reading.pace;
-    let next_size = || chunk_size(pace.load(Ordering::Relaxed), chunk_records);
-    let mut left = reading.max_records;
-    let mut seq = 0u64;
-    // Sends one chunk; false when the writer has stopped and reading should end.
-    let mut send = |file: usize, layout: &Arc<J::Layout>, records: Vec<Record>| -> bool {
-        if tokens.recv().is_err() {
-            return false;
+impl<J: Job> Reading<'_, J> {
+    /// The next chunk of the inputs, `None` once they are all read (or after an error).
+    fn next_chunk(&mut self) -> Result<Option<Chunk<J::Layout>>, BatchError> {
+        let result = self.cut_next();
+        if !matches!(result, Ok(Some(_))) {
+            self.left = 0;
         }
-        let chunk = Chunk {
-            seq,
-            file,
-            layout: Arc::clone(layout),
-            records,
-        };
-        seq += 1;
-        chunks.send(chunk).is_ok()
-    };
-    for (file, input) in inputs.iter().enumerate() {
-        if left == 0 {
-            break;
-        }
-        let (mut reader, layout) = match reading.first.take() {
-            Some(first) => first,
-            None => {
-                let opened = open_input(job, input, &reading.bytes_read)?;
-                if job.columns(&opened.1) != reading.job_columns {
+        result
+    }
+
+    fn cut_next(&mut self) -> Result<Option<Chunk<J::Layout>>, BatchError> {
+        while self.left > 0 {
+            let Some((file, cutter, layout)) = &mut self.current else {
+                let file = self.next_file;
+                let Some(input) = self.inputs.get(file) else {
+                    return Ok(None);
+                };
+                let (cutter, layout) = open_input(self.job, input, &self.bytes_read)?;
+                let columns = self.job.columns(&layout);
+                if columns != self.job_columns {
                     return Err(BatchError::Layout {
                         path: input.display_name(),
                         message: format!(
                             "its result columns ({}) differ from the first input's ({})",
-                            job.columns(&opened.1).join(", "),
-                            reading.job_columns.join(", ")
+                            columns.join(", "),
+                            self.job_columns.join(", ")
                         ),
                     });
                 }
-                opened
-            }
-        };
-        let mut size = next_size();
-        let mut records = Vec::with_capacity(size);
-        while left > 0 {
-            let Some(record) = reader.next_record().map_err(|e| input.input_error(e))? else {
-                break;
+                self.current = Some((file, cutter, layout));
+                continue;
             };
-            left -= 1;
-            records.push(record);
-            if records.len() >= size {
-                size = next_size();
-                let full = std::mem::replace(&mut records, Vec::with_capacity(size));
-                if !send(file, &layout, full) {
-                    return Ok(());
-                }
-            }
+            let size = chunk_size(self.pace.load(Ordering::Relaxed), self.chunk_records);
+            let input = &self.inputs[*file];
+            let Some(raw) = cutter
+                .next_chunk((size as u64).min(self.left))
+                .map_err(|error| input.input_error(error))?
+            else {
+                self.next_file = *file + 1;
+                self.current = None;
+                continue;
+            };
+            self.left -= raw.records;
+            let chunk = Chunk {
+                seq: self.seq,
+                file: *file,
+                layout: Arc::clone(layout),
+                format: input.format,
+                raw,
+            };
+            self.seq += 1;
+            return Ok(Some(chunk));
         }
-        if !records.is_empty() && !send(file, &layout, records) {
-            return Ok(());
-        }
+        Ok(None)
     }
-    Ok(())
 }
 
 /// Processes one chunk on a pool thread with a worker state borrowed from the shared stack.
@@ -388,8 +400,9 @@ fn process_chunk<J: Job>(
 ) -> Processed {
     let take = || workers.lock().ok().and_then(|mut w| w.pop());
     let mut worker = take().unwrap_or_else(|| job.new_worker());
-    let mut rows = Vec::with_capacity(chunk.records.len());
-    for record in &chunk.records {
+    let records = decode(&chunk.raw.bytes, chunk.raw.first_line, chunk.format);
+    let mut rows = Vec::with_capacity(records.len());
+    for record in &records {
         let start = Instant::now();
         let outcome = match &record.content {
             RecordContent::Unreadable(message) => Err(message.clone()),
