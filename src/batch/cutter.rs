@@ -42,11 +42,17 @@ pub(crate) struct ChunkCutter {
     /// Bytes and records handed out so far, to size reads.
     bytes_out: u64,
     records_out: u64,
+    /// The source's size in bytes, when known.
+    size: Option<u64>,
 }
 
 impl ChunkCutter {
-    /// Cuts `source`, read as `format`.
-    pub(crate) fn new(source: Box<dyn Read + Send>, format: InputFormat) -> Self {
+    /// Cuts `source`, read as `format`; `size` is its length in bytes if known.
+    pub(crate) fn new(
+        source: Box<dyn Read + Send>,
+        format: InputFormat,
+        size: Option<u64>,
+    ) -> Self {
         ChunkCutter {
             source,
             boundaries: Boundaries::new(format),
@@ -55,6 +61,21 @@ impl ChunkCutter {
             at_end: false,
             bytes_out: 0,
             records_out: 0,
+            size,
+        }
+    }
+
+    /// About how many records are left, judging by the bytes left and the bytes per record
+    /// so far; `None` when the source's size is not known.
+    pub(crate) fn records_left(&self) -> Option<u64> {
+        let left = self.size?.saturating_sub(self.bytes_out);
+        Some(left / self.bytes_per_record() as u64)
+    }
+
+    fn bytes_per_record(&self) -> usize {
+        match self.records_out {
+            0 => FIRST_RECORD_BYTES,
+            n => (self.bytes_out / n) as usize + 1,
         }
     }
 
@@ -90,11 +111,8 @@ impl ChunkCutter {
                 let end = self.buffer.len();
                 return Ok(Some(self.cut(end, lines, found)));
             }
-            let bytes_per_record = match self.records_out {
-                0 => FIRST_RECORD_BYTES,
-                n => (self.bytes_out / n) as usize + 1,
-            };
-            let want = (bytes_per_record * (wanted - found) as usize).clamp(MIN_READ, MAX_READ);
+            let want =
+                (self.bytes_per_record() * (wanted - found) as usize).clamp(MIN_READ, MAX_READ);
             self.fill(want)?;
         }
     }
@@ -118,7 +136,9 @@ impl ChunkCutter {
     /// Hands out the buffer's first `end` bytes (`lines` lines, `records` records) and keeps
     /// the rest for the next chunk.
     fn cut(&mut self, end: usize, lines: u64, records: u64) -> RawChunk {
-        let rest = self.buffer[end..].to_vec();
+        // Room for a chunk like this one, so that reading it needs no reallocation.
+        let mut rest = Vec::with_capacity(self.buffer.capacity());
+        rest.extend_from_slice(&self.buffer[end..]);
         let mut bytes = std::mem::replace(&mut self.buffer, rest);
         bytes.truncate(end);
         let first_line = self.lines_before + 1;
@@ -168,7 +188,7 @@ mod tests {
             position: 0,
             step,
         };
-        let mut cutter = ChunkCutter::new(Box::new(source), format);
+        let mut cutter = ChunkCutter::new(Box::new(source), format, Some(text.len() as u64));
         let mut chunks = Vec::new();
         while let Some(chunk) = cutter.next_chunk(per_chunk).unwrap() {
             chunks.push(chunk);

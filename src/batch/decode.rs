@@ -5,6 +5,7 @@
 //! from the rest of the input.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use super::boundary::{is_blank_or_comment, Boundaries};
 use super::{InputFormat, Record, RecordContent};
@@ -24,18 +25,20 @@ pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 }
 
 /// The records of a chunk whose first line is physical line `first_line`.
-pub(crate) fn decode(bytes: &[u8], first_line: u64, format: InputFormat) -> Vec<Record> {
-    let mut records = Vec::new();
+pub(crate) fn decode(
+    bytes: &[u8],
+    first_line: u64,
+    format: InputFormat,
+    records_hint: usize,
+) -> Vec<Record> {
+    let mut records = Vec::with_capacity(records_hint);
     match format {
         InputFormat::Lines => decode_lines(bytes, first_line, &mut records),
         InputFormat::Blocks => decode_blocks(bytes, first_line, &mut records),
-        InputFormat::Csv => csv_records(bytes, first_line, |line, fields| {
+        InputFormat::Csv => csv_records(bytes, first_line, |line, record| {
             records.push(Record {
                 line,
-                content: match fields {
-                    Ok(record) => csv_fields(record),
-                    Err(message) => RecordContent::Unreadable(message),
-                },
+                content: csv_fields(record),
             })
         }),
     }
@@ -47,11 +50,11 @@ pub(crate) fn decode(bytes: &[u8], first_line: u64, format: InputFormat) -> Vec<
 /// header only has to name columns.
 pub(crate) fn csv_header(bytes: &[u8], first_line: u64) -> Option<Vec<String>> {
     let mut header = None;
-    csv_records(bytes, first_line, |_, fields| {
-        if let (None, Ok(record)) = (&header, fields) {
+    csv_records(bytes, first_line, |_, record| {
+        if header.is_none() {
             header = Some(
                 record
-                    .iter()
+                    .fields()
                     .map(|field| String::from_utf8_lossy(field).trim().to_string())
                     .collect(),
             );
@@ -124,9 +127,9 @@ fn decode_blocks(bytes: &[u8], first_line: u64, records: &mut Vec<Record>) {
 }
 
 /// A CSV record's fields as text, or why they are not text.
-fn csv_fields(record: &csv::ByteRecord) -> RecordContent {
-    let mut fields = Vec::with_capacity(record.len());
-    for (index, field) in record.iter().enumerate() {
+fn csv_fields(record: &CsvRecord<'_>) -> RecordContent {
+    let mut fields = Vec::with_capacity(record.ends.len());
+    for (index, field) in record.fields().enumerate() {
         match std::str::from_utf8(field) {
             Ok(text) => fields.push(text.to_string()),
             Err(_) => {
@@ -137,14 +140,45 @@ fn csv_fields(record: &csv::ByteRecord) -> RecordContent {
     RecordContent::Fields(fields)
 }
 
-/// Calls `each` with every CSV record of a chunk, with the physical line it starts on:
-/// the record, or why it could not be read. Blank and `#` lines between records are left
-/// out before the CSV parser sees the bytes.
-fn csv_records(
-    bytes: &[u8],
-    first_line: u64,
-    mut each: impl FnMut(u64, Result<&csv::ByteRecord, String>),
-) {
+/// A CSV parser and its buffers, one per thread.
+struct CsvScratch {
+    parser: csv_core::Reader,
+    /// The current record's field bytes, one after the other.
+    fields: Vec<u8>,
+    /// Where each field of the current record ends in `fields`.
+    ends: Vec<usize>,
+}
+
+thread_local! {
+    // csv-core builds its parsing automaton up front, which takes about 30 µs — as long as
+    // solving 20 Kaggle puzzles — so each thread builds one parser and resets it per chunk.
+    static CSV_SCRATCH: RefCell<CsvScratch> = RefCell::new(CsvScratch {
+        parser: csv_core::Reader::new(),
+        fields: vec![0; 1024],
+        ends: vec![0; 16],
+    });
+}
+
+/// One CSV record as parsed: its fields' bytes and where each field ends.
+struct CsvRecord<'a> {
+    bytes: &'a [u8],
+    ends: &'a [usize],
+}
+
+impl<'a> CsvRecord<'a> {
+    /// The fields, in order.
+    fn fields(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
+        let bytes = self.bytes;
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends)
+            .map(move |(start, &end)| &bytes[start..end])
+    }
+}
+
+/// Calls `each` with every CSV record of a chunk and the physical line it starts on.
+/// Blank and `#` lines between records are left out before the CSV parser sees the bytes.
+fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvRecord<'_>)) {
     // The physical line each record starts on. (The parser's own line count lags behind
     // after `\r\n`: it ends a record at the `\r` and counts the `\n` with the next one.)
     let mut starts: Vec<u64> = Vec::new();
@@ -169,11 +203,6 @@ fn csv_records(
         offset += line.len();
     }
     let data: Cow<[u8]> = kept.map_or(Cow::Borrowed(bytes), Cow::Owned);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(&data[..]);
-    let mut record = csv::ByteRecord::new();
     // The parser splits records exactly where the chunk was cut, except at a lone `\r`
     // (an old Mac line ending), which ends a record for it but not a line: such records
     // share the line they are on.
@@ -185,15 +214,37 @@ fn csv_records(
         }
         line
     };
-    loop {
-        match reader.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => each(next_line(), Ok(&record)),
-            // Reading from memory cannot fail; this only guards against looping forever.
-            Err(error) if matches!(error.kind(), csv::ErrorKind::Io(_)) => break,
-            Err(error) => each(next_line(), Err(error.to_string())),
+    CSV_SCRATCH.with_borrow_mut(|scratch| {
+        let CsvScratch {
+            parser,
+            fields,
+            ends,
+        } = scratch;
+        parser.reset();
+        let (mut input, mut fields_len, mut ends_len) = (&data[..], 0, 0);
+        loop {
+            // An empty input tells the parser the data has ended.
+            let (result, read, written, ended) =
+                parser.read_record(input, &mut fields[fields_len..], &mut ends[ends_len..]);
+            input = &input[read..];
+            fields_len += written;
+            ends_len += ended;
+            match result {
+                csv_core::ReadRecordResult::InputEmpty => {}
+                csv_core::ReadRecordResult::OutputFull => fields.resize(fields.len() * 2, 0),
+                csv_core::ReadRecordResult::OutputEndsFull => ends.resize(ends.len() * 2, 0),
+                csv_core::ReadRecordResult::Record => {
+                    let record = CsvRecord {
+                        bytes: &fields[..fields_len],
+                        ends: &ends[..ends_len],
+                    };
+                    each(next_line(), &record);
+                    (fields_len, ends_len) = (0, 0);
+                }
+                csv_core::ReadRecordResult::End => break,
+            }
         }
-    }
+    });
 }
 
 #[cfg(test)]
@@ -214,7 +265,7 @@ mod tests {
     #[test]
     fn csv_quoted_newlines_commas_and_skipped_lines_keep_physical_lines() {
         let text = b"\"a\nb\",1\n\n# note\n\"c,\"\"d\"\"\",2\r\n3,\"x\n\ny\"\n";
-        let records = decode(text, 10, InputFormat::Csv);
+        let records = decode(text, 10, InputFormat::Csv, 0);
         assert_eq!(
             lines_of(&records),
             vec![
@@ -227,7 +278,7 @@ mod tests {
 
     #[test]
     fn invalid_utf8_in_the_middle_of_a_chunk_spoils_only_its_record() {
-        let records = decode(b"ok\nab\xffc\nfine\r\n", 7, InputFormat::Lines);
+        let records = decode(b"ok\nab\xffc\nfine\r\n", 7, InputFormat::Lines, 0);
         assert_eq!(
             lines_of(&records),
             vec![
@@ -236,7 +287,7 @@ mod tests {
                 (9, "fine".to_string()),
             ]
         );
-        let records = decode(b"a,b\n1,\xfe\n2,3\n", 1, InputFormat::Csv);
+        let records = decode(b"a,b\n1,\xfe\n2,3\n", 1, InputFormat::Csv, 3);
         assert_eq!(
             lines_of(&records),
             vec![

@@ -69,7 +69,8 @@ impl InputSpec {
         &self,
         bytes_read: Arc<AtomicU64>,
     ) -> Result<(ChunkCutter, Option<Vec<String>>), BatchError> {
-        let mut cutter = ChunkCutter::new(self.open(bytes_read)?, self.format);
+        let (source, size) = self.open(bytes_read)?;
+        let mut cutter = ChunkCutter::new(source, self.format, size);
         let header = match self.format {
             InputFormat::Csv => cutter
                 .next_chunk(1)
@@ -80,12 +81,19 @@ impl InputSpec {
         Ok((cutter, header))
     }
 
-    /// Opens the input, decompressing gzip transparently (detected by its magic bytes).
-    /// Raw bytes read are added to `bytes_read`.
-    fn open(&self, bytes_read: Arc<AtomicU64>) -> Result<Box<dyn Read + Send>, BatchError> {
-        let raw: Box<dyn Read + Send> = match &self.path {
-            Some(path) => Box::new(open_file(path).map_err(|source| self.input_error(source))?),
-            None => Box::new(io::stdin()),
+    /// Opens the input, decompressing gzip transparently (detected by its magic bytes), with
+    /// the size of what it reads when known (an uncompressed file). Raw bytes read are added
+    /// to `bytes_read`.
+    fn open(
+        &self,
+        bytes_read: Arc<AtomicU64>,
+    ) -> Result<(Box<dyn Read + Send>, Option<u64>), BatchError> {
+        let (raw, size): (Box<dyn Read + Send>, _) = match &self.path {
+            Some(path) => {
+                let (file, size) = open_file(path).map_err(|source| self.input_error(source))?;
+                (Box::new(file), Some(size))
+            }
+            None => (Box::new(io::stdin()), None),
         };
         let mut counted = BufReader::with_capacity(
             1 << 16,
@@ -98,12 +106,10 @@ impl InputSpec {
             .fill_buf()
             .map_err(|source| self.input_error(source))?;
         if head.starts_with(&[0x1f, 0x8b]) {
-            Ok(Box::new(BufReader::with_capacity(
-                1 << 16,
-                MultiGzDecoder::new(counted),
-            )))
+            let decoder = BufReader::with_capacity(1 << 16, MultiGzDecoder::new(counted));
+            Ok((Box::new(decoder), None))
         } else {
-            Ok(Box::new(counted))
+            Ok((Box::new(counted), size))
         }
     }
 
@@ -115,12 +121,14 @@ impl InputSpec {
     }
 }
 
-fn open_file(path: &Path) -> io::Result<File> {
+/// The file and its size.
+fn open_file(path: &Path) -> io::Result<(File, u64)> {
     let file = File::open(path)?;
-    if file.metadata()?.is_dir() {
+    let metadata = file.metadata()?;
+    if metadata.is_dir() {
         return Err(io::Error::other("is a directory"));
     }
-    Ok(file)
+    Ok((file, metadata.len()))
 }
 
 /// Counts the raw bytes read, for progress by bytes.
@@ -170,7 +178,7 @@ mod tests {
         let (mut cutter, header) = spec.open_chunks(Arc::new(AtomicU64::new(0))).unwrap();
         let mut records = Vec::new();
         while let Some(chunk) = cutter.next_chunk(per_chunk).unwrap() {
-            let decoded = decode(&chunk.bytes, chunk.first_line, format);
+            let decoded = decode(&chunk.bytes, chunk.first_line, format, 0);
             assert_eq!(decoded.len() as u64, chunk.records, "{chunk:?}");
             records.extend(decoded);
         }
