@@ -26,6 +26,23 @@ pub trait RowSink {
     fn write_row(&mut self, row: &[Value]) -> io::Result<()>;
     /// Called once after the last row.
     fn finish(&mut self) -> io::Result<()>;
+    /// A formatter giving exactly the bytes this sink writes for a row, if it writes rows
+    /// as bytes (asked after [`begin`](RowSink::begin)). With one, the runner's workers
+    /// format the rows and the sink gets them through
+    /// [`write_formatted`](RowSink::write_formatted).
+    fn formatter(&self) -> Option<Arc<dyn RowFormatter>> {
+        None
+    }
+    /// Writes consecutive rows made by this sink's [`formatter`](RowSink::formatter).
+    fn write_formatted(&mut self, _rows: &[u8]) -> io::Result<()> {
+        Err(io::Error::other("this sink takes rows as values only"))
+    }
+}
+
+/// Turns result rows into the bytes a [`RowSink`] writes, on any thread.
+pub trait RowFormatter: Send + Sync {
+    /// Appends `row` (values in column order), formatted, to `out`.
+    fn format_row(&self, row: &[Value], out: &mut Vec<u8>);
 }
 
 /// How to run a job.
@@ -64,16 +81,113 @@ struct Chunk<L> {
     raw: RawChunk,
 }
 
+/// One record's result, for the sink's `write_row`.
 struct ProcessedRow {
     line: u64,
     outcome: Outcome,
     nanos: u64,
 }
 
+/// A chunk's rows: as values, or already formatted by the sink's formatter.
+enum ChunkRows {
+    Values(Vec<ProcessedRow>),
+    Formatted(Vec<u8>),
+}
+
+/// What a chunk adds to the run's statistics, counted on the worker.
+struct ChunkCounts {
+    statuses: Vec<(&'static str, u64)>,
+    failed: u64,
+    /// For each tallied column, each value's count, in order of first appearance.
+    tallies: Vec<Vec<(String, u64)>>,
+    /// Each record's processing time.
+    nanos: Vec<u64>,
+}
+
+impl ChunkCounts {
+    fn new(tallied: usize, records: usize) -> Self {
+        ChunkCounts {
+            statuses: Vec::new(),
+            failed: 0,
+            tallies: vec![Vec::new(); tallied],
+            nanos: Vec::with_capacity(records),
+        }
+    }
+
+    fn count(&mut self, outcome: &Outcome, nanos: u64, tallied: &[usize]) {
+        match self.statuses.iter_mut().find(|(s, _)| *s == outcome.status) {
+            Some((_, count)) => *count += 1,
+            None => self.statuses.push((outcome.status, 1)),
+        }
+        self.failed += u64::from(outcome.failed);
+        self.nanos.push(nanos);
+        for (values, &column) in self.tallies.iter_mut().zip(tallied) {
+            let value = match outcome.values.get(column) {
+                None | Some(Value::Empty) => continue,
+                Some(Value::Text(text)) => std::borrow::Cow::Borrowed(text.as_str()),
+                Some(value) => std::borrow::Cow::Owned(value.to_text()),
+            };
+            match values.iter_mut().find(|(v, _)| *v == value) {
+                Some((_, count)) => *count += 1,
+                None => values.push((value.into_owned(), 1)),
+            }
+        }
+    }
+
+    fn add_to(self, stats: &mut RunStats) {
+        stats.records += self.nanos.len() as u64;
+        stats.failed += self.failed;
+        for (status, count) in self.statuses {
+            stats.count_status(status, count);
+        }
+        for (column, values) in self.tallies.into_iter().enumerate() {
+            for (value, count) in values {
+                stats.count_tally(column, &value, count);
+            }
+        }
+        for nanos in self.nanos {
+            stats.record_latency(nanos);
+        }
+    }
+}
+
 struct Processed {
     seq: u64,
     file: usize,
-    rows: Vec<ProcessedRow>,
+    rows: ChunkRows,
+    counts: ChunkCounts,
+}
+
+/// Fills `row` with one record's result: `file` if given, `line`, `status`, the job's
+/// values, `error` and `micros`.
+fn fill_row(row: &mut Vec<Value>, file: Option<&str>, line: u64, outcome: Outcome, nanos: u64) {
+    row.clear();
+    if let Some(file) = file {
+        row.push(Value::Text(file.to_string()));
+    }
+    row.push(Value::Int(line));
+    row.push(Value::Text(outcome.status.to_string()));
+    row.extend(outcome.values);
+    row.push(Value::Text(outcome.error));
+    row.push(Value::Float(nanos as f64 / 1000.0));
+}
+
+/// What every chunk's processing shares.
+struct Shared<'a, J: Job> {
+    job: &'a J,
+    inputs: &'a [InputSpec],
+    /// Worker states not in use.
+    workers: Mutex<Vec<J::Worker>>,
+    /// Nanoseconds per record in the last chunk processed (0 before the first).
+    pace: &'a AtomicU64,
+    /// The job's columns.
+    columns: usize,
+    /// Indexes of the job's tallied columns.
+    tallied: &'a [usize],
+    /// Whether rows carry a `file` column.
+    with_file: bool,
+    /// The sink's formatter, if it has one.
+    formatter: Option<Arc<dyn RowFormatter>>,
 }
 
 /// Runs `job` over `inputs`, writing one row per record to `sink` in input order.
@@ -109,12 +223,7 @@ pub fn run<J: Job>(
         .collect();
     let tallied_names: Vec<&str> = tallied.iter().map(|&i| job_columns[i].as_str()).collect();
     let mut stats = RunStats::new(&job.statuses(), &tallied_names, threads);
-    stats.count_status(ERROR_STATUS);
-    stats
-        .statuses
-        .last_mut()
-        .expect("error status was just added")
-        .1 = 0;
+    stats.count_status(ERROR_STATUS, 0);
 
     let with_file = inputs.len() > 1;
     let mut columns: Vec<String> = Vec::new();
@@ -135,7 +244,6 @@ pub fn run<J: Job>(
 
     let in_flight = threads.max(1) * options.chunks_in_flight_per_thread.max(1);
     let (done_tx, done_rx) = unbounded::<Processed>();
-    let workers: Mutex<Vec<J::Worker>> = Mutex::new(Vec::new());
     let mut reading = Reading {
         job,
         inputs,
@@ -150,37 +258,29 @@ pub fn run<J: Job>(
         seq: 0,
     };
 
+    let shared = Shared {
+        job,
+        inputs,
+        workers: Mutex::new(Vec::new()),
+        pace: &pace,
+        columns: job_columns.len(),
+        tallied: &tallied,
+        with_file,
+        formatter: sink.formatter(),
+    };
+    let mut row = Vec::with_capacity(columns.len());
     let mut write = |done: Processed| -> io::Result<()> {
-        let mut row = Vec::with_capacity(columns.len());
-        for processed in done.rows {
-            row.clear();
-            if with_file {
-                row.push(Value::Text(inputs[done.file].display_name()));
-            }
-            let Outcome {
-                status,
-                failed,
-                error,
-                values,
-            } = processed.outcome;
-            stats.records += 1;
-            stats.failed += u64::from(failed);
-            stats.count_status(status);
-            stats.record_latency(processed.nanos);
-            for (tally, &column) in tallied.iter().enumerate() {
-                match values.get(column) {
-                    None | Some(Value::Empty) => {}
-                    // Text as it is: a copy per row was the writer's largest cost.
-                    Some(Value::Text(text)) => stats.count_tally(tally, text),
-                    Some(value) => stats.count_tally(tally, &value.to_text()),
+        done.counts.add_to(&mut stats);
+        match done.rows {
+            ChunkRows::Formatted(bytes) => sink.write_formatted(&bytes)?,
+            ChunkRows::Values(rows) => {
+                let file = with_file.then(|| inputs[done.file].display_name());
+                for processed in rows {
+                    let (line, nanos) = (processed.line, processed.nanos);
+                    fill_row(&mut row, file.as_deref(), line, processed.outcome, nanos);
+                    sink.write_row(&row)?;
                 }
             }
-            row.push(Value::Int(processed.line));
-            row.push(Value::Text(status.to_string()));
-            row.extend(values);
-            row.push(Value::Text(error));
-            row.push(Value::Float(processed.nanos as f64 / 1000.0));
-            sink.write_row(&row)?;
         }
         progress.update(stats.records, bytes_read.load(Ordering::Relaxed));
         Ok(())
@@ -192,9 +292,7 @@ pub fn run<J: Job>(
     let mut read_result = Ok(());
     let mut write_result = Ok(());
     pool.in_place_scope(|pool_scope| {
-        let job_columns = &job_columns;
-        let workers = &workers;
-        let pace = &pace;
+        let shared = &shared;
         let mut pending = BTreeMap::new();
         let mut next = 0u64;
         let mut unwritten = 0usize;
@@ -224,7 +322,7 @@ pub fn run<J: Job>(
                 unwritten += 1;
                 let done_tx = done_tx.clone();
                 pool_scope.spawn(move |_| {
-                    let processed = process_chunk(job, workers, pace, chunk, job_columns.len());
+                    let processed = process_chunk(shared, chunk);
                     // The receiver lives until every spawned chunk is done.
                     let _ = done_tx.send(processed);
                 });
@@ -407,14 +505,9 @@ impl<J: Job> Reading<'_, J> {
 }
 
 /// Processes one chunk on a pool thread with a worker state borrowed from the shared stack.
-fn process_chunk<J: Job>(
-    job: &J,
-    workers: &Mutex<Vec<J::Worker>>,
-    pace: &AtomicU64,
-    chunk: Chunk<J::Layout>,
-    columns: usize,
-) -> Processed {
-    let take = || workers.lock().ok().and_then(|mut w| w.pop());
+fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Processed {
+    let job = shared.job;
+    let take = || shared.workers.lock().ok().and_then(|mut w| w.pop());
     let mut worker = take().unwrap_or_else(|| job.new_worker());
     let records = decode(
         &chunk.raw.bytes,
@@ -422,7 +515,14 @@ fn process_chunk<J: Job>(
         chunk.format,
         chunk.raw.records as usize,
     );
-    let mut rows = Vec::with_capacity(records.len());
+    let mut counts = ChunkCounts::new(shared.tallied.len(), records.len());
+    let file = shared
+        .with_file
+        .then(|| shared.inputs[chunk.file].display_name());
+    let mut row = Vec::new();
+    let mut formatted = (shared.formatter.as_ref())
+        .map(|formatter| (formatter, Vec::with_capacity(chunk.raw.bytes.len() * 2)));
+    let mut values = Vec::new();
     for record in &records {
         let start = Instant::now();
         let outcome = match &record.content {
@@ -440,24 +540,37 @@ fn process_chunk<J: Job>(
             }
         };
         let nanos = start.elapsed().as_nanos() as u64;
-        let outcome = outcome.unwrap_or_else(|message| error_outcome(message, columns));
-        rows.push(ProcessedRow {
-            line: record.line,
-            outcome,
-            nanos,
-        });
+        let outcome = outcome.unwrap_or_else(|message| error_outcome(message, shared.columns));
+        counts.count(&outcome, nanos, shared.tallied);
+        match &mut formatted {
+            // Formatting here rather than in the writer: writing a result file of fast
+            // records kept the calling thread as busy as a worker.
+            Some((formatter, bytes)) => {
+                fill_row(&mut row, file.as_deref(), record.line, outcome, nanos);
+                formatter.format_row(&row, bytes);
+            }
+            None => values.push(ProcessedRow {
+                line: record.line,
+                outcome,
+                nanos,
+            }),
+        }
     }
-    if let Ok(mut stack) = workers.lock() {
+    if let Ok(mut stack) = shared.workers.lock() {
         stack.push(worker);
     }
-    let nanos: u64 = rows.iter().map(|row| row.nanos).sum();
-    if let Some(per_record) = nanos.checked_div(rows.len() as u64) {
-        pace.store(per_record.max(1), Ordering::Relaxed);
+    let nanos: u64 = counts.nanos.iter().sum();
+    if let Some(per_record) = nanos.checked_div(counts.nanos.len() as u64) {
+        shared.pace.store(per_record.max(1), Ordering::Relaxed);
     }
     Processed {
         seq: chunk.seq,
         file: chunk.file,
-        rows,
+        rows: match formatted {
+            Some((_, bytes)) => ChunkRows::Formatted(bytes),
+            None => ChunkRows::Values(values),
+        },
+        counts,
     }
 }
 
