@@ -44,6 +44,8 @@ pub(crate) struct ChunkCutter {
     records_out: u64,
     /// The source's size in bytes, when known.
     size: Option<u64>,
+    /// An empty buffer to hold the bytes after the next cut.
+    spare: Vec<u8>,
 }
 
 impl ChunkCutter {
@@ -62,6 +64,15 @@ impl ChunkCutter {
             bytes_out: 0,
             records_out: 0,
             size,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Takes a chunk's buffer back to reuse its memory.
+    pub(crate) fn recycle(&mut self, mut buffer: Vec<u8>) {
+        if buffer.capacity() > self.spare.capacity() {
+            buffer.clear();
+            self.spare = buffer;
         }
     }
 
@@ -137,7 +148,8 @@ impl ChunkCutter {
     /// the rest for the next chunk.
     fn cut(&mut self, end: usize, lines: u64, records: u64) -> RawChunk {
         // Room for a chunk like this one, so that reading it needs no reallocation.
-        let mut rest = Vec::with_capacity(self.buffer.capacity());
+        let mut rest = std::mem::take(&mut self.spare);
+        rest.reserve(self.buffer.capacity());
         rest.extend_from_slice(&self.buffer[end..]);
         let mut bytes = std::mem::replace(&mut self.buffer, rest);
         bytes.truncate(end);
