@@ -448,9 +448,8 @@ fn chunk_size(nanos_per_record: u64, max: usize) -> usize {
 
 /// Records per chunk, at most, with about `left` records left to cut for `threads` workers:
 /// each chunk a share of what is left, so that the last chunks get smaller and the workers
-/// finish together. (With chunks sized by time alone, the 95 records of a short file went
-/// in a few chunks of very different work, and two threads ran them 1.26 times as fast as
-/// one.)
+/// finish together. (Sized by time alone, a file of a hundred slow records can go out in a
+/// few large chunks, one worker left with the last of them while the other waits.)
 fn balanced_chunk_size(left: u64, threads: usize) -> usize {
     let share = left.div_ceil(2 * threads.max(1) as u64);
     usize::try_from(share).unwrap_or(usize::MAX).max(1)
