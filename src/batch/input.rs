@@ -1,15 +1,16 @@
 //! Opening inputs (files, standard input, gzip) and reading them record by record.
 
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use flate2::read::MultiGzDecoder;
 
-use super::{BatchError, Record, RecordContent};
+use super::cutter::ChunkCutter;
+use super::decode::csv_header;
+use super::BatchError;
 
 /// How an input's records are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,15 +63,37 @@ impl InputSpec {
         std::fs::metadata(path).ok().map(|meta| meta.len())
     }
 
-    /// Opens the input, decompressing gzip transparently (detected by its magic bytes).
-    /// Raw bytes read are added to `bytes_read`.
-    pub(crate) fn open(
+    /// Opens the input for cutting into chunks; for CSV also reads its header (`None` when
+    /// the input holds no record at all). Raw bytes read are added to `bytes_read`.
+    pub(crate) fn open_chunks(
         &self,
         bytes_read: Arc<AtomicU64>,
-    ) -> Result<Box<dyn BufRead + Send>, BatchError> {
-        let raw: Box<dyn Read + Send> = match &self.path {
-            Some(path) => Box::new(open_file(path).map_err(|source| self.input_error(source))?),
-            None => Box::new(io::stdin()),
+    ) -> Result<(ChunkCutter, Option<Vec<String>>), BatchError> {
+        let (source, size) = self.open(bytes_read)?;
+        let mut cutter = ChunkCutter::new(source, self.format, size);
+        let header = match self.format {
+            InputFormat::Csv => cutter
+                .next_chunk(1)
+                .map_err(|source| self.input_error(source))?
+                .and_then(|chunk| csv_header(&chunk.bytes, chunk.first_line)),
+            InputFormat::Lines | InputFormat::Blocks => None,
+        };
+        Ok((cutter, header))
+    }
+
+    /// Opens the input, decompressing gzip transparently (detected by its magic bytes), with
+    /// the size of what it reads when known (an uncompressed file). Raw bytes read are added
+    /// to `bytes_read`.
+    fn open(
+        &self,
+        bytes_read: Arc<AtomicU64>,
+    ) -> Result<(Box<dyn Read + Send>, Option<u64>), BatchError> {
+        let (raw, size): (Box<dyn Read + Send>, _) = match &self.path {
+            Some(path) => {
+                let (file, size) = open_file(path).map_err(|source| self.input_error(source))?;
+                (Box::new(file), Some(size))
+            }
+            None => (Box::new(io::stdin()), None),
         };
         let mut counted = BufReader::with_capacity(
             1 << 16,
@@ -83,12 +106,10 @@ impl InputSpec {
             .fill_buf()
             .map_err(|source| self.input_error(source))?;
         if head.starts_with(&[0x1f, 0x8b]) {
-            Ok(Box::new(BufReader::with_capacity(
-                1 << 16,
-                MultiGzDecoder::new(counted),
-            )))
+            let decoder = BufReader::with_capacity(1 << 16, MultiGzDecoder::new(counted));
+            Ok((Box::new(decoder), None))
         } else {
-            Ok(Box::new(counted))
+            Ok((Box::new(counted), size))
         }
     }
 
@@ -100,12 +121,14 @@ impl InputSpec {
     }
 }
 
-fn open_file(path: &Path) -> io::Result<File> {
+/// The file and its size.
+fn open_file(path: &Path) -> io::Result<(File, u64)> {
     let file = File::open(path)?;
-    if file.metadata()?.is_dir() {
+    let metadata = file.metadata()?;
+    if metadata.is_dir() {
         return Err(io::Error::other("is a directory"));
     }
-    Ok(file)
+    Ok((file, metadata.len()))
 }
 
 /// Counts the raw bytes read, for progress by bytes.
@@ -122,265 +145,57 @@ impl Read for CountingReader {
     }
 }
 
-/// Reads the records of one input, one at a time.
-pub(crate) enum RecordReader {
-    Lines {
-        reader: Box<dyn BufRead + Send>,
-        buffer: Vec<u8>,
-        line: u64,
-        /// Whether records are blocks of lines rather than single lines.
-        blocks: bool,
-    },
-    Csv {
-        reader: Box<csv::Reader<SkippingReader>>,
-        record: csv::ByteRecord,
-        offsets: Arc<Mutex<VecDeque<LineOffset>>>,
-    },
-}
-
-/// From CSV line `from` on (counting only the lines the CSV parser sees), the physical line
-/// number is `from + skipped`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct LineOffset {
-    from: u64,
-    skipped: u64,
-}
-
-/// Hands the CSV parser every line except blank and `#` lines, noting how many it skipped
-/// so that records keep their physical line numbers.
-pub(crate) struct SkippingReader {
-    inner: Box<dyn BufRead + Send>,
-    line: Vec<u8>,
-    position: usize,
-    physical: u64,
-    passed: u64,
-    /// The skipped count of the last offset pushed (0 before any).
-    last_skipped: u64,
-    offsets: Arc<Mutex<VecDeque<LineOffset>>>,
-}
-
-impl Read for SkippingReader {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        while self.position == self.line.len() {
-            self.line.clear();
-            self.position = 0;
-            if self.inner.read_until(b'\n', &mut self.line)? == 0 {
-                return Ok(0);
-            }
-            self.physical += 1;
-            let text = self.line.trim_ascii();
-            if text.is_empty() || text.starts_with(b"#") {
-                self.line.clear();
-                continue;
-            }
-            self.passed += 1;
-            let skipped = self.physical - self.passed;
-            // The lock only when the offset changes, not for every line.
-            if skipped != self.last_skipped {
-                self.last_skipped = skipped;
-                let mut offsets = self
-                    .offsets
-                    .lock()
-                    .map_err(|_| io::Error::other("poisoned"))?;
-                offsets.push_back(LineOffset {
-                    from: self.passed,
-                    skipped,
-                });
-            }
-        }
-        let n = buf.len().min(self.line.len() - self.position);
-        buf[..n].copy_from_slice(&self.line[self.position..self.position + n]);
-        self.position += n;
-        Ok(n)
-    }
-}
-
-/// The physical line of CSV line `line`, dropping offsets no later record can need.
-fn physical_line(offsets: &Mutex<VecDeque<LineOffset>>, line: u64) -> u64 {
-    let Ok(mut offsets) = offsets.lock() else {
-        return line;
-    };
-    while offsets.len() > 1 && offsets[1].from <= line {
-        offsets.pop_front();
-    }
-    match offsets.front() {
-        Some(offset) if offset.from <= line => line + offset.skipped,
-        _ => line,
-    }
-}
-
-impl RecordReader {
-    /// Starts reading; for CSV also returns the header's fields.
-    pub(crate) fn new(
-        reader: Box<dyn BufRead + Send>,
-        format: InputFormat,
-    ) -> io::Result<(Self, Option<Vec<String>>)> {
-        match format {
-            InputFormat::Lines | InputFormat::Blocks => Ok((
-                RecordReader::Lines {
-                    reader,
-                    buffer: Vec::new(),
-                    line: 0,
-                    blocks: format == InputFormat::Blocks,
-                },
-                None,
-            )),
-            InputFormat::Csv => {
-                let offsets = Arc::new(Mutex::new(VecDeque::new()));
-                let skipping = SkippingReader {
-                    inner: reader,
-                    line: Vec::new(),
-                    position: 0,
-                    physical: 0,
-                    passed: 0,
-                    last_skipped: 0,
-                    offsets: Arc::clone(&offsets),
-                };
-                let mut csv_reader = csv::ReaderBuilder::new()
-                    .has_headers(true)
-                    .flexible(true)
-                    .from_reader(skipping);
-                let header = csv_reader
-                    .byte_headers()
-                    .map_err(csv_to_io)?
-                    .iter()
-                    .map(|field| String::from_utf8_lossy(field).trim().to_string())
-                    .collect();
-                Ok((
-                    RecordReader::Csv {
-                        reader: Box::new(csv_reader),
-                        record: csv::ByteRecord::new(),
-                        offsets,
-                    },
-                    Some(header),
-                ))
-            }
-        }
-    }
-
-    /// The next record, `Ok(None)` at the end of the input.
-    pub(crate) fn next_record(&mut self) -> io::Result<Option<Record>> {
-        match self {
-            RecordReader::Lines {
-                reader,
-                buffer,
-                line,
-                blocks,
-            } => {
-                let mut block: Option<(u64, Result<String, String>)> = None;
-                loop {
-                    buffer.clear();
-                    if reader.read_until(b'\n', buffer)? == 0 {
-                        break;
-                    }
-                    *line += 1;
-                    while matches!(buffer.last(), Some(b'\n' | b'\r')) {
-                        buffer.pop();
-                    }
-                    let text = buffer.trim_ascii();
-                    if text.starts_with(b"#") {
-                        continue;
-                    }
-                    if text.is_empty() {
-                        if block.is_some() {
-                            break;
-                        }
-                        continue;
-                    }
-                    let decoded = std::str::from_utf8(buffer).map_err(|error| {
-                        let message =
-                            format!("not valid UTF-8 at byte {}", error.valid_up_to() + 1);
-                        if *blocks {
-                            format!("line {line}: {message}")
-                        } else {
-                            message
-                        }
-                    });
-                    match (&mut block, decoded) {
-                        (None, decoded) => block = Some((*line, decoded.map(str::to_string))),
-                        (Some((_, Ok(text))), Ok(more)) => {
-                            text.push('\n');
-                            text.push_str(more);
-                        }
-                        (Some((_, first @ Ok(_))), Err(error)) => *first = Err(error),
-                        (Some((_, Err(_))), _) => {}
-                    }
-                    if !*blocks {
-                        break;
-                    }
-                }
-                Ok(block.map(|(line, text)| Record {
-                    line,
-                    content: match text {
-                        Ok(text) => RecordContent::Line(text),
-                        Err(message) => RecordContent::Unreadable(message),
-                    },
-                }))
-            }
-            RecordReader::Csv {
-                reader,
-                record,
-                offsets,
-            } => match reader.read_byte_record(record) {
-                Ok(false) => Ok(None),
-                Ok(true) => {
-                    let line = record.position().map_or(0, |pos| pos.line());
-                    let line = physical_line(offsets, line);
-                    let mut fields = Vec::with_capacity(record.len());
-                    for (index, field) in record.iter().enumerate() {
-                        match std::str::from_utf8(field) {
-                            Ok(text) => fields.push(text.to_string()),
-                            Err(_) => {
-                                return Ok(Some(Record {
-                                    line,
-                                    content: RecordContent::Unreadable(format!(
-                                        "field {} is not valid UTF-8",
-                                        index + 1
-                                    )),
-                                }))
-                            }
-                        }
-                    }
-                    Ok(Some(Record {
-                        line,
-                        content: RecordContent::Fields(fields),
-                    }))
-                }
-                Err(error) => match error.kind() {
-                    csv::ErrorKind::Io(_) => Err(csv_to_io(error)),
-                    _ => {
-                        let line = error.position().map_or(0, |pos| pos.line());
-                        let line = physical_line(offsets, line);
-                        Ok(Some(Record {
-                            line,
-                            content: RecordContent::Unreadable(error.to_string()),
-                        }))
-                    }
-                },
-            },
-        }
-    }
-}
-
-fn csv_to_io(error: csv::Error) -> io::Error {
-    match error.into_kind() {
-        csv::ErrorKind::Io(error) => error,
-        other => io::Error::new(io::ErrorKind::InvalidData, format!("{other:?}")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn records(text: &str, format: InputFormat) -> (Vec<Record>, Option<Vec<String>>) {
-        let reader: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
-        let (mut reader, header) = RecordReader::new(reader, format).unwrap();
-        let mut out = Vec::new();
-        while let Some(record) = reader.next_record().unwrap() {
-            out.push(record);
+    use std::io::Write;
+
+    use crate::batch::decode::decode;
+    use crate::batch::{Record, RecordContent};
+
+    /// The header and records of `bytes` read from a file as `format`, cut into chunks of
+    /// `per_chunk` records, optionally gzipped on disk.
+    fn read_file(
+        bytes: &[u8],
+        format: InputFormat,
+        per_chunk: u64,
+        gzip: bool,
+    ) -> (Vec<Record>, Option<Vec<String>>) {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        if gzip {
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            encoder.write_all(bytes).unwrap();
+            file.write_all(&encoder.finish().unwrap()).unwrap();
+        } else {
+            file.write_all(bytes).unwrap();
         }
-        (out, header)
+        let spec = InputSpec {
+            path: Some(file.path().to_path_buf()),
+            format,
+        };
+        let (mut cutter, header) = spec.open_chunks(Arc::new(AtomicU64::new(0))).unwrap();
+        let mut records = Vec::new();
+        while let Some(chunk) = cutter.next_chunk(per_chunk).unwrap() {
+            let decoded = decode(&chunk.bytes, chunk.first_line, format, 0);
+            assert_eq!(decoded.len() as u64, chunk.records, "{chunk:?}");
+            records.extend(decoded);
+        }
+        (records, header)
+    }
+
+    /// The same records whatever the chunk size and whether the file is gzipped.
+    fn records(text: &str, format: InputFormat) -> (Vec<Record>, Option<Vec<String>>) {
+        let whole = read_file(text.as_bytes(), format, u64::MAX, false);
+        for per_chunk in [1, 2, 3] {
+            for gzip in [false, true] {
+                let (records, header) = read_file(text.as_bytes(), format, per_chunk, gzip);
+                assert_eq!(header, whole.1);
+                assert_eq!(format!("{records:?}"), format!("{:?}", whole.0));
+            }
+        }
+        whole
     }
 
     #[test]
@@ -399,10 +214,8 @@ mod tests {
 
     #[test]
     fn invalid_utf8_line_is_an_unreadable_record() {
-        let reader: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(b"ok\nab\xffc\n".to_vec()));
-        let (mut reader, _) = RecordReader::new(reader, InputFormat::Lines).unwrap();
-        reader.next_record().unwrap();
-        let bad = reader.next_record().unwrap().unwrap();
+        let (records, _) = read_file(b"ok\nab\xffc\n", InputFormat::Lines, 1, false);
+        let bad = &records[1];
         assert_eq!(bad.line, 2);
         assert!(
             matches!(bad.content, RecordContent::Unreadable(ref m) if m == "not valid UTF-8 at byte 3")
@@ -449,6 +262,27 @@ mod tests {
                 (8, vec!["4".to_string(), "5".to_string()]),
             ]
         );
+    }
+
+    #[test]
+    fn a_csv_file_without_records_has_no_header() {
+        let (records, header) = records("# only a comment\n\n", InputFormat::Csv);
+        assert!(records.is_empty());
+        assert!(header.is_none());
+    }
+
+    #[test]
+    fn crlf_line_endings_are_not_part_of_records() {
+        let (records, header) = records("a,b\r\n1,2\r\n\r\n3,4\r\n", InputFormat::Csv);
+        assert_eq!(header.unwrap(), vec!["a", "b"]);
+        let got: Vec<_> = records
+            .iter()
+            .map(|r| match &r.content {
+                RecordContent::Fields(fields) => (r.line, fields.join("|")),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(got, vec![(2, "1|2".to_string()), (4, "3|4".to_string())]);
     }
 
     #[test]

@@ -6,6 +6,9 @@
 //! input, `.gz`, CSV), bounded-memory streaming, the ordered parallel fan-out, timing,
 //! per-record errors and the run's statistics — lives here and is shared by every puzzle.
 
+mod boundary;
+mod cutter;
+mod decode;
 mod input;
 mod progress;
 mod runner;
@@ -13,7 +16,7 @@ mod stats;
 
 pub use input::{InputFormat, InputSpec};
 pub use progress::{NoProgress, Progress, TerminalProgress};
-pub use runner::{run, RowSink, RunOptions};
+pub use runner::{run, RowFormatter, RowSink, RunOptions};
 pub use stats::{latency_histogram, LatencySummary, RunStats};
 
 use thiserror::Error;

@@ -1,5 +1,6 @@
-//! The ordered parallel pipeline: a reader thread cuts the inputs into chunks, the rayon
-//! pool processes chunks, and the calling thread writes the results back in input order.
+//! The ordered parallel pipeline: the calling thread cuts the inputs into chunks of raw
+//! bytes, the rayon pool decodes and processes chunks, and the calling thread writes the
+//! results back in input order.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -8,11 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{unbounded, Receiver, Sender};
+use crossbeam_channel::unbounded;
 
-use super::input::RecordReader;
+use super::cutter::{ChunkCutter, RawChunk};
+use super::decode::decode;
 use super::{
-    BatchError, InputSpec, Job, Outcome, Progress, Record, RecordContent, RunStats, Value,
+    BatchError, InputFormat, InputSpec, Job, Outcome, Progress, RecordContent, RunStats, Value,
     ERROR_STATUS,
 };
 
@@ -24,6 +26,23 @@ pub trait RowSink {
     fn write_row(&mut self, row: &[Value]) -> io::Result<()>;
     /// Called once after the last row.
     fn finish(&mut self) -> io::Result<()>;
+    /// A formatter giving exactly the bytes this sink writes for a row, if it writes rows
+    /// as bytes (asked after [`begin`](RowSink::begin)). With one, the runner's workers
+    /// format the rows and the sink gets them through
+    /// [`write_formatted`](RowSink::write_formatted).
+    fn formatter(&self) -> Option<Arc<dyn RowFormatter>> {
+        None
+    }
+    /// Writes consecutive rows made by this sink's [`formatter`](RowSink::formatter).
+    fn write_formatted(&mut self, _rows: &[u8]) -> io::Result<()> {
+        Err(io::Error::other("this sink takes rows as values only"))
+    }
+}
+
+/// Turns result rows into the bytes a [`RowSink`] writes, on any thread.
+pub trait RowFormatter: Send + Sync {
+    /// Appends `row` (values in column order), formatted, to `out`.
+    fn format_row(&self, row: &[Value], out: &mut Vec<u8>);
 }
 
 /// How to run a job.
@@ -53,23 +72,150 @@ impl Default for RunOptions {
     }
 }
 
+/// Whole records of one input, as raw bytes, for a worker to decode and process.
 struct Chunk<L> {
     seq: u64,
     file: usize,
     layout: Arc<L>,
-    records: Vec<Record>,
+    format: InputFormat,
+    raw: RawChunk,
 }
 
+/// One record's result, for the sink's `write_row`.
 struct ProcessedRow {
     line: u64,
     outcome: Outcome,
     nanos: u64,
 }
 
+/// A chunk's rows: as values, or already formatted by the sink's formatter.
+enum ChunkRows {
+    Values(Vec<ProcessedRow>),
+    Formatted(Vec<u8>),
+}
+
+/// What a chunk adds to the run's statistics, counted on the worker.
+struct ChunkCounts {
+    statuses: Vec<(&'static str, u64)>,
+    failed: u64,
+    /// For each tallied column, each value's count, in order of first appearance.
+    tallies: Vec<Vec<(String, u64)>>,
+    /// Each record's processing time.
+    nanos: Vec<u64>,
+}
+
+impl ChunkCounts {
+    fn new(tallied: usize, records: usize) -> Self {
+        ChunkCounts {
+            statuses: Vec::new(),
+            failed: 0,
+            tallies: vec![Vec::new(); tallied],
+            nanos: Vec::with_capacity(records),
+        }
+    }
+
+    fn count(&mut self, outcome: &Outcome, nanos: u64, tallied: &[usize]) {
+        match self.statuses.iter_mut().find(|(s, _)| *s == outcome.status) {
+            Some((_, count)) => *count += 1,
+            None => self.statuses.push((outcome.status, 1)),
+        }
+        self.failed += u64::from(outcome.failed);
+        self.nanos.push(nanos);
+        for (values, &column) in self.tallies.iter_mut().zip(tallied) {
+            let value = match outcome.values.get(column) {
+                None | Some(Value::Empty) => continue,
+                Some(Value::Text(text)) => std::borrow::Cow::Borrowed(text.as_str()),
+                Some(value) => std::borrow::Cow::Owned(value.to_text()),
+            };
+            match values.iter_mut().find(|(v, _)| *v == value) {
+                Some((_, count)) => *count += 1,
+                None => values.push((value.into_owned(), 1)),
+            }
+        }
+    }
+
+    fn add_to(self, stats: &mut RunStats) {
+        stats.records += self.nanos.len() as u64;
+        stats.failed += self.failed;
+        for (status, count) in self.statuses {
+            stats.count_status(status, count);
+        }
+        for (column, values) in self.tallies.into_iter().enumerate() {
+            for (value, count) in values {
+                stats.count_tally(column, &value, count);
+            }
+        }
+        for nanos in self.nanos {
+            stats.record_latency(nanos);
+        }
+    }
+}
+
 struct Processed {
     seq: u64,
     file: usize,
-    rows: Vec<ProcessedRow>,
+    rows: ChunkRows,
+    counts: ChunkCounts,
+}
+
+/// Fills `row` with one record's result: `file` if given, `line`, `status`, the job's
+/// values, `error` and `micros`.
+fn fill_row(row: &mut Vec<Value>, file: Option<&str>, line: u64, outcome: Outcome, nanos: u64) {
+    row.clear();
+    if let Some(file) = file {
+        row.push(Value::Text(file.to_string()));
+    }
+    row.push(Value::Int(line));
+    row.push(Value::Text(outcome.status.to_string()));
+    row.extend(outcome.values);
+    row.push(Value::Text(outcome.error));
+    row.push(Value::Float(nanos as f64 / 1000.0));
+}
+
+/// Byte buffers used again rather than freed. Chunk bytes go from the calling thread to a
+/// worker, formatted rows from a worker to the calling thread, and each large buffer freed
+/// on another thread than the one that made it cost the calling thread more in `malloc`
+/// than all its other work on Kaggle-style CSV.
+struct BufferPool(Mutex<Vec<Vec<u8>>>);
+
+impl BufferPool {
+    /// Buffers kept, at most.
+    const KEPT: usize = 64;
+
+    /// An empty buffer, with room if one was given back.
+    fn take(&self) -> Vec<u8> {
+        let buffer = self.0.lock().ok().and_then(|mut buffers| buffers.pop());
+        buffer.unwrap_or_default()
+    }
+
+    /// Gives a buffer back.
+    fn give(&self, mut buffer: Vec<u8>) {
+        buffer.clear();
+        if let Ok(mut buffers) = self.0.lock() {
+            if buffers.len() < Self::KEPT {
+                buffers.push(buffer);
+            }
+        }
+    }
+}
+
+/// What every chunk's processing shares.
+struct Shared<'a, J: Job> {
+    job: &'a J,
+    inputs: &'a [InputSpec],
+    /// Worker states not in use.
+    workers: Mutex<Vec<J::Worker>>,
+    /// Nanoseconds per record in the last chunk processed (0 before the first).
+    pace: &'a AtomicU64,
+    /// The job's columns.
+    columns: usize,
+    /// Indexes of the job's tallied columns.
+    tallied: &'a [usize],
+    /// Whether rows carry a `file` column.
+    with_file: bool,
+    /// The sink's formatter, if it has one.
+    formatter: Option<Arc<dyn RowFormatter>>,
+    buffers: &'a BufferPool,
 }
 
 /// Runs `job` over `inputs`, writing one row per record to `sink` in input order.
@@ -105,12 +251,7 @@ pub fn run<J: Job>(
         .collect();
     let tallied_names: Vec<&str> = tallied.iter().map(|&i| job_columns[i].as_str()).collect();
     let mut stats = RunStats::new(&job.statuses(), &tallied_names, threads);
-    stats.count_status(ERROR_STATUS);
-    stats
-        .statuses
-        .last_mut()
-        .expect("error status was just added")
-        .1 = 0;
+    stats.count_status(ERROR_STATUS, 0);
 
     let with_file = inputs.len() > 1;
     let mut columns: Vec<String> = Vec::new();
@@ -130,96 +271,110 @@ pub fn run<J: Job>(
     let cpu_started = process_cpu_time();
 
     let in_flight = threads.max(1) * options.chunks_in_flight_per_thread.max(1);
-    let chunk_records = options.chunk_records.max(1);
-    let (token_tx, token_rx) = unbounded::<()>();
-    for _ in 0..in_flight {
-        token_tx.send(()).expect("the receiver is alive");
-    }
-    let (chunk_tx, chunk_rx) = unbounded::<Chunk<J::Layout>>();
     let (done_tx, done_rx) = unbounded::<Processed>();
-    let workers: Mutex<Vec<J::Worker>> = Mutex::new(Vec::new());
+    let buffers = BufferPool(Mutex::new(Vec::new()));
+    let mut reading = Reading {
+        buffers: &buffers,
+        job,
+        inputs,
+        current: first.map(|(cutter, layout)| (0, cutter, layout)),
+        next_file: 0,
+        job_columns: &job_columns,
+        chunk_records: options.chunk_records.max(1),
+        threads,
+        left: options.max_records.unwrap_or(u64::MAX),
+        bytes_read: Arc::clone(&bytes_read),
+        pace: &pace,
+        seq: 0,
+    };
 
-    let (read_result, write_result) = std::thread::scope(|scope| {
-        let reading = Reading {
-            first,
-            job_columns: &job_columns,
-            chunk_records,
-            max_records: options.max_records.unwrap_or(u64::MAX),
-            bytes_read: Arc::clone(&bytes_read),
-            pace: &pace,
-        };
-        let reader = scope.spawn(move || read_chunks(job, inputs, reading, &token_rx, &chunk_tx));
-        let job_columns = &job_columns;
-        let workers = &workers;
-        let pace = &pace;
-        scope.spawn(move || {
-            pool.in_place_scope(|pool_scope| {
-                for chunk in chunk_rx.iter() {
-                    let done_tx = done_tx.clone();
-                    let columns = job_columns.len();
-                    pool_scope.spawn(move |_| {
-                        let processed = process_chunk(job, workers, pace, chunk, columns);
-                        // The writer is gone only when it failed; the error is reported there.
-                        let _ = done_tx.send(processed);
-                    });
-                }
-            });
-        });
-        let mut write = |done: Processed| -> io::Result<()> {
-            let mut row = Vec::with_capacity(columns.len());
-            for processed in done.rows {
-                row.clear();
-                if with_file {
-                    row.push(Value::Text(inputs[done.file].display_name()));
-                }
-                let Outcome {
-                    status,
-                    failed,
-                    error,
-                    values,
-                } = processed.outcome;
-                stats.records += 1;
-                stats.failed += u64::from(failed);
-                stats.count_status(status);
-                stats.record_latency(processed.nanos);
-                for (tally, &column) in tallied.iter().enumerate() {
-                    match values.get(column) {
-                        None | Some(Value::Empty) => {}
-                        // Text as it is: a copy per row was the writer's largest cost.
-                        Some(Value::Text(text)) => stats.count_tally(tally, text),
-                        Some(value) => stats.count_tally(tally, &value.to_text()),
-                    }
-                }
-                row.push(Value::Int(processed.line));
-                row.push(Value::Text(status.to_string()));
-                row.extend(values);
-                row.push(Value::Text(error));
-                row.push(Value::Float(processed.nanos as f64 / 1000.0));
-                sink.write_row(&row)?;
+    let shared = Shared {
+        job,
+        inputs,
+        workers: Mutex::new(Vec::new()),
+        pace: &pace,
+        columns: job_columns.len(),
+        tallied: &tallied,
+        with_file,
+        formatter: sink.formatter(),
+        buffers: &buffers,
+    };
+    let mut row = Vec::with_capacity(columns.len());
+    let mut write = |done: Processed| -> io::Result<()> {
+        done.counts.add_to(&mut stats);
+        match done.rows {
+            ChunkRows::Formatted(bytes) => {
+                sink.write_formatted(&bytes)?;
+                buffers.give(bytes);
             }
-            progress.update(stats.records, bytes_read.load(Ordering::Relaxed));
-            Ok(())
-        };
-        let mut pending = BTreeMap::new();
-        let mut next = 0u64;
-        let mut write_result = Ok(());
-        'receive: for done in done_rx.iter() {
-            pending.insert(done.seq, done);
-            while let Some(done) = pending.remove(&next) {
-                if let Err(error) = write(done) {
-                    write_result = Err(error);
-                    break 'receive;
+            ChunkRows::Values(rows) => {
+                let file = with_file.then(|| inputs[done.file].display_name());
+                for processed in rows {
+                    let (line, nanos) = (processed.line, processed.nanos);
+                    fill_row(&mut row, file.as_deref(), line, processed.outcome, nanos);
+                    sink.write_row(&row)?;
                 }
-                next += 1;
-                // The reader may be gone after an input error; nothing is waiting then.
-                let _ = token_tx.send(());
             }
         }
-        // Dropping the token sender releases a reader waiting for room after a write error.
-        drop(token_tx);
-        drop(done_rx);
-        let read_result = reader.join().expect("the reader thread does not panic");
-        (read_result, write_result)
+        progress.update(stats.records, bytes_read.load(Ordering::Relaxed));
+        Ok(())
+    };
+
+    // The calling thread both cuts chunks and writes rows, with no thread of its own to start
+    // or stop: cutting is only a scan for line ends now, and a run over a few records cost
+    // more in thread start-up than in work.
+    let mut read_result = Ok(());
+    let mut write_result = Ok(());
+    pool.in_place_scope(|pool_scope| {
+        let shared = &shared;
+        let mut pending = BTreeMap::new();
+        let mut next = 0u64;
+        let mut unwritten = 0usize;
+        // Writes every finished chunk that is next in input order; false after a failure.
+        let mut write_ready = |done: Processed, unwritten: &mut usize| -> bool {
+            pending.insert(done.seq, done);
+            while let Some(done) = pending.remove(&next) {
+                next += 1;
+                *unwritten -= 1;
+                if let Err(error) = write(done) {
+                    write_result = Err(error);
+                    return false;
+                }
+            }
+            true
+        };
+        'run: loop {
+            while unwritten < in_flight {
+                let chunk = match reading.next_chunk() {
+                    Ok(Some(chunk)) => chunk,
+                    Ok(None) => break,
+                    Err(error) => {
+                        read_result = Err(error);
+                        break;
+                    }
+                };
+                unwritten += 1;
+                let done_tx = done_tx.clone();
+                pool_scope.spawn(move |_| {
+                    let processed = process_chunk(shared, chunk);
+                    // The receiver lives until every spawned chunk is done.
+                    let _ = done_tx.send(processed);
+                });
+                // Rows go out while reading goes on.
+                while let Ok(done) = done_rx.try_recv() {
+                    if !write_ready(done, &mut unwritten) {
+                        break 'run;
+                    }
+                }
+            }
+            if unwritten == 0 {
+                break;
+            }
+            let done = done_rx.recv().expect("a sender is kept here");
+            if !write_ready(done, &mut unwritten) {
+                break;
+            }
+        }
     });
     progress.finish();
     write_result.map_err(BatchError::Output)?;
@@ -255,7 +410,7 @@ fn worker_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, BatchError> {
 }
 
 /// An input opened, with its layout.
-type Opened<L> = (RecordReader, Arc<L>);
+type Opened<L> = (ChunkCutter, Arc<L>);
 
 /// Opens `input` and works out its layout from its header.
 fn open_input<J: Job>(
@@ -263,18 +418,15 @@ fn open_input<J: Job>(
     input: &InputSpec,
     bytes_read: &Arc<AtomicU64>,
 ) -> Result<Opened<J::Layout>, BatchError> {
-    let reader = input.open(Arc::clone(bytes_read))?;
-    let (reader, header) =
-        RecordReader::new(reader, input.format).map_err(|e| input.input_error(e))?;
-    // An empty CSV file has no header (and no records): read it as lines.
-    let header = header.filter(|h| !h.is_empty());
+    // An empty CSV file has no header (and no records): it is read as lines.
+    let (cutter, header) = input.open_chunks(Arc::clone(bytes_read))?;
     let layout = job
         .layout(header.as_deref())
         .map_err(|message| BatchError::Layout {
             path: input.display_name(),
             message,
         })?;
-    Ok((reader, Arc::new(layout)))
+    Ok((cutter, Arc::new(layout)))
 }
 
 /// Records in the chunks cut before any record's time is known.
@@ -294,102 +446,120 @@ fn chunk_size(nanos_per_record: u64, max: usize) -> usize {
     (fitting as usize).clamp(1, max)
 }
 
-/// What the reader thread starts from.
-struct Reading<'a, L> {
-    /// The first input, opened by the caller.
-    first: Option<Opened<L>>,
+/// Records per chunk, at most, with about `left` records left to cut for `threads` workers:
+/// each chunk a share of what is left, so that the last chunks get smaller and the workers
+/// finish together. (Sized by time alone, a file of a hundred slow records can go out in a
+/// few large chunks, one worker left with the last of them while the other waits.)
+fn balanced_chunk_size(left: u64, threads: usize) -> usize {
+    let share = left.div_ceil(2 * threads.max(1) as u64);
+    usize::try_from(share).unwrap_or(usize::MAX).max(1)
+}
+
+/// Cutting the inputs into chunks, one after the other.
+struct Reading<'a, J: Job> {
+    job: &'a J,
+    inputs: &'a [InputSpec],
+    /// The input being cut (its index, cutter and layout); `None` between inputs.
+    current: Option<(usize, ChunkCutter, Arc<J::Layout>)>,
+    /// The input to open when none is being cut.
+    next_file: usize,
     /// The columns every input must give.
     job_columns: &'a [String],
     chunk_records: usize,
-    max_records: u64,
+    /// Worker threads.
+    threads: usize,
+    /// Records still to read (`max_records`).
+    left: u64,
     bytes_read: Arc<AtomicU64>,
     /// Nanoseconds per record in the last chunk processed (0 before the first).
     pace: &'a AtomicU64,
+    /// The next chunk's sequence number.
+    seq: u64,
+    buffers: &'a BufferPool,
 }
 
-/// The reader thread: cuts every input into chunks, waiting for a token before each one.
-fn read_chunks<J: Job>(
-    job: &J,
-    inputs: &[InputSpec],
-    mut reading: Reading<'_, J::Layout>,
-    tokens: &Receiver<()>,
-    chunks: &Sender<Chunk<J::Layout>>,
-) -> Result<(), BatchError> {
-    let chunk_records = reading.chunk_records;
-    let pace = reading.pace;
-    let next_size = || chunk_size(pace.load(Ordering::Relaxed), chunk_records);
-    let mut left = reading.max_records;
-    let mut seq = 0u64;
-    // Sends one chunk; false when the writer has stopped and reading should end.
-    let mut send = |file: usize, layout: &Arc<J::Layout>, records: Vec<Record>| -> bool {
-        if tokens.recv().is_err() {
-            return false;
+impl<J: Job> Reading<'_, J> {
+    /// The next chunk of the inputs, `None` once they are all read (or after an error).
+    fn next_chunk(&mut self) -> Result<Option<Chunk<J::Layout>>, BatchError> {
+        let result = self.cut_next();
+        if !matches!(result, Ok(Some(_))) {
+            self.left = 0;
         }
-        let chunk = Chunk {
-            seq,
-            file,
-            layout: Arc::clone(layout),
-            records,
-        };
-        seq += 1;
-        chunks.send(chunk).is_ok()
-    };
-    for (file, input) in inputs.iter().enumerate() {
-        if left == 0 {
-            break;
-        }
-        let (mut reader, layout) = match reading.first.take() {
-            Some(first) => first,
-            None => {
-                let opened = open_input(job, input, &reading.bytes_read)?;
-                if job.columns(&opened.1) != reading.job_columns {
+        result
+    }
+
+    fn cut_next(&mut self) -> Result<Option<Chunk<J::Layout>>, BatchError> {
+        while self.left > 0 {
+            let Some((file, cutter, layout)) = &mut self.current else {
+                let file = self.next_file;
+                let Some(input) = self.inputs.get(file) else {
+                    return Ok(None);
+                };
+                let (cutter, layout) = open_input(self.job, input, &self.bytes_read)?;
+                let columns = self.job.columns(&layout);
+                if columns != self.job_columns {
                     return Err(BatchError::Layout {
                         path: input.display_name(),
                         message: format!(
                             "its result columns ({}) differ from the first input's ({})",
-                            job.columns(&opened.1).join(", "),
-                            reading.job_columns.join(", ")
+                            columns.join(", "),
+                            self.job_columns.join(", ")
                         ),
                     });
                 }
-                opened
-            }
-        };
-        let mut size = next_size();
-        let mut records = Vec::with_capacity(size);
-        while left > 0 {
-            let Some(record) = reader.next_record().map_err(|e| input.input_error(e))? else {
-                break;
+                self.current = Some((file, cutter, layout));
+                continue;
             };
-            left -= 1;
-            records.push(record);
-            if records.len() >= size {
-                size = next_size();
-                let full = std::mem::replace(&mut records, Vec::with_capacity(size));
-                if !send(file, &layout, full) {
-                    return Ok(());
-                }
+            let mut size = chunk_size(self.pace.load(Ordering::Relaxed), self.chunk_records);
+            if let Some(left) = cutter.records_left() {
+                size = size.min(balanced_chunk_size(left, self.threads));
             }
+            let input = &self.inputs[*file];
+            cutter.recycle(self.buffers.take());
+            let Some(raw) = cutter
+                .next_chunk((size as u64).min(self.left))
+                .map_err(|error| input.input_error(error))?
+            else {
+                self.next_file = *file + 1;
+                self.current = None;
+                continue;
+            };
+            self.left -= raw.records;
+            let chunk = Chunk {
+                seq: self.seq,
+                file: *file,
+                layout: Arc::clone(layout),
+                format: input.format,
+                raw,
+            };
+            self.seq += 1;
+            return Ok(Some(chunk));
         }
-        if !records.is_empty() && !send(file, &layout, records) {
-            return Ok(());
-        }
+        Ok(None)
     }
-    Ok(())
 }
 
 /// Processes one chunk on a pool thread with a worker state borrowed from the shared stack.
-fn process_chunk<J: Job>(
-    job: &J,
-    workers: &Mutex<Vec<J::Worker>>,
-    pace: &AtomicU64,
-    chunk: Chunk<J::Layout>,
-    columns: usize,
-) -> Processed {
-    let take = || workers.lock().ok().and_then(|mut w| w.pop());
+fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Processed {
+    let job = shared.job;
+    let take = || shared.workers.lock().ok().and_then(|mut w| w.pop());
     let mut worker = take().unwrap_or_else(|| job.new_worker());
-    let mut rows = Vec::with_capacity(chunk.records.len());
-    for record in &chunk.records {
+    let records = decode(
+        &chunk.raw.bytes,
+        chunk.raw.first_line,
+        chunk.format,
+        chunk.raw.records as usize,
+    );
+    let mut counts = ChunkCounts::new(shared.tallied.len(), records.len());
+    let file = shared
+        .with_file
+        .then(|| shared.inputs[chunk.file].display_name());
+    let mut row = Vec::new();
+    shared.buffers.give(chunk.raw.bytes);
+    let mut formatted =
+        (shared.formatter.as_ref()).map(|formatter| (formatter, shared.buffers.take()));
+    let mut values = Vec::new();
+    for record in &records {
         let start = Instant::now();
         let outcome = match &record.content {
             RecordContent::Unreadable(message) => Err(message.clone()),
@@ -406,24 +576,37 @@ fn process_chunk<J: Job>(
             }
         };
         let nanos = start.elapsed().as_nanos() as u64;
-        let outcome = outcome.unwrap_or_else(|message| error_outcome(message, columns));
-        rows.push(ProcessedRow {
-            line: record.line,
-            outcome,
-            nanos,
-        });
+        let outcome = outcome.unwrap_or_else(|message| error_outcome(message, shared.columns));
+        counts.count(&outcome, nanos, shared.tallied);
+        match &mut formatted {
+            // Formatting here rather than in the writer: writing a result file of fast
+            // records kept the calling thread as busy as a worker.
+            Some((formatter, bytes)) => {
+                fill_row(&mut row, file.as_deref(), record.line, outcome, nanos);
+                formatter.format_row(&row, bytes);
+            }
+            None => values.push(ProcessedRow {
+                line: record.line,
+                outcome,
+                nanos,
+            }),
+        }
     }
-    if let Ok(mut stack) = workers.lock() {
+    if let Ok(mut stack) = shared.workers.lock() {
         stack.push(worker);
     }
-    let nanos: u64 = rows.iter().map(|row| row.nanos).sum();
-    if let Some(per_record) = nanos.checked_div(rows.len() as u64) {
-        pace.store(per_record.max(1), Ordering::Relaxed);
+    let nanos: u64 = counts.nanos.iter().sum();
+    if let Some(per_record) = nanos.checked_div(counts.nanos.len() as u64) {
+        shared.pace.store(per_record.max(1), Ordering::Relaxed);
     }
     Processed {
         seq: chunk.seq,
         file: chunk.file,
-        rows,
+        rows: match formatted {
+            Some((_, bytes)) => ChunkRows::Formatted(bytes),
+            None => ChunkRows::Values(values),
+        },
+        counts,
     }
 }
 
@@ -454,7 +637,113 @@ fn process_cpu_time() -> Duration {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Write;
+
     use super::*;
+    use crate::batch::{NoProgress, Record};
+
+    /// Echoes each record's text (a line, or its fields joined with `|`).
+    struct Echo;
+
+    impl Job for Echo {
+        type Layout = ();
+        type Worker = ();
+
+        fn columns(&self, _layout: &()) -> Vec<String> {
+            vec!["text".into()]
+        }
+        fn statuses(&self) -> Vec<&'static str> {
+            vec!["ok"]
+        }
+        fn layout(&self, _header: Option<&[String]>) -> Result<(), String> {
+            Ok(())
+        }
+        fn new_worker(&self) {}
+        fn process(&self, _: &mut (), _: &(), record: &Record) -> Result<Outcome, String> {
+            let text = match &record.content {
+                RecordContent::Line(text) => text.clone(),
+                RecordContent::Fields(fields) => fields.join("|"),
+                RecordContent::Unreadable(message) => return Err(message.clone()),
+            };
+            Ok(Outcome {
+                status: "ok",
+                failed: false,
+                error: String::new(),
+                values: vec![Value::Text(text)],
+            })
+        }
+    }
+
+    /// Keeps `line` and `text` of every row.
+    #[derive(Default)]
+    struct Rows(Vec<(String, String)>);
+
+    impl RowSink for Rows {
+        fn begin(&mut self, _columns: &[String]) -> io::Result<()> {
+            Ok(())
+        }
+        fn write_row(&mut self, row: &[Value]) -> io::Result<()> {
+            self.0.push((row[0].to_text(), row[2].to_text()));
+            Ok(())
+        }
+        fn finish(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn echo(text: &str, format: InputFormat, options: &RunOptions) -> Vec<(String, String)> {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        let input = InputSpec {
+            path: Some(file.path().to_path_buf()),
+            format,
+        };
+        let mut rows = Rows::default();
+        run(&Echo, &[input], &mut rows, &NoProgress, options).unwrap();
+        rows.0
+    }
+
+    #[test]
+    fn max_records_is_exact_across_chunks_and_threads() {
+        let text: String = (1..=40).map(|i| format!("r{i}\n# c\n")).collect();
+        for threads in [1, 2] {
+            for chunk_records in [1, 2, 3, 256] {
+                let options = RunOptions {
+                    threads,
+                    chunk_records,
+                    max_records: Some(7),
+                    ..RunOptions::default()
+                };
+                let rows = echo(&text, InputFormat::Lines, &options);
+                let expected: Vec<_> = (1..=7)
+                    .map(|i| ((2 * i - 1).to_string(), format!("r{i}")))
+                    .collect();
+                assert_eq!(
+                    rows, expected,
+                    "{threads} threads, {chunk_records} per chunk"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn csv_rows_keep_order_and_lines_for_every_chunk_size() {
+        let mut text = String::from("a,b\n");
+        for i in 0..50 {
+            text.push_str(&format!("\"{i}\nx\",\"y,\"\"z\"\"\"\r\n\n"));
+        }
+        let expected: Vec<_> = (0..50)
+            .map(|i| ((2 + 3 * i).to_string(), format!("{i}\nx|y,\"z\"")))
+            .collect();
+        for chunk_records in [1, 4, 256] {
+            let options = RunOptions {
+                threads: 2,
+                chunk_records,
+                ..RunOptions::default()
+            };
+            assert_eq!(echo(&text, InputFormat::Csv, &options), expected);
+        }
+    }
 
     #[test]
     fn chunks_hold_about_the_target_time_of_work() {
@@ -465,5 +754,13 @@ mod tests {
         assert_eq!(chunk_size(20_000, 256), 100);
         assert_eq!(chunk_size(1_000_000, 256), 2);
         assert_eq!(chunk_size(50_000_000, 256), 1);
+    }
+
+    #[test]
+    fn chunks_shrink_towards_the_end_of_an_input() {
+        assert_eq!(balanced_chunk_size(10_000, 2), 2_500);
+        assert_eq!(balanced_chunk_size(11, 2), 3);
+        assert_eq!(balanced_chunk_size(3, 1), 2);
+        assert_eq!(balanced_chunk_size(0, 2), 1);
     }
 }

@@ -57,18 +57,20 @@ impl RunStats {
         }
     }
 
-    pub(crate) fn count_status(&mut self, status: &str) {
+    /// Adds `n` records of `status` (listing the status even when `n` is 0).
+    pub(crate) fn count_status(&mut self, status: &str, n: u64) {
         match self.statuses.iter_mut().find(|(name, _)| name == status) {
-            Some((_, count)) => *count += 1,
-            None => self.statuses.push((status.to_string(), 1)),
+            Some((_, count)) => *count += n,
+            None => self.statuses.push((status.to_string(), n)),
         }
     }
 
-    pub(crate) fn count_tally(&mut self, column: usize, value: &str) {
+    /// Adds `n` records whose tallied column `column` holds `value`.
+    pub(crate) fn count_tally(&mut self, column: usize, value: &str, n: u64) {
         let values = &mut self.tallies[column].1;
         match values.iter_mut().find(|(name, _)| name == value) {
-            Some((_, count)) => *count += 1,
-            None => values.push((value.to_string(), 1)),
+            Some((_, count)) => *count += n,
+            None => values.push((value.to_string(), n)),
         }
     }
 
@@ -155,10 +157,10 @@ mod tests {
     #[test]
     fn statuses_keep_declared_order_and_add_new_ones() {
         let mut stats = RunStats::new(&["solved", "multiple"], &["expected"], 1);
-        stats.count_status("multiple");
-        stats.count_status("error");
-        stats.count_tally(0, "match");
-        stats.count_tally(0, "match");
+        stats.count_status("multiple", 1);
+        stats.count_status("error", 1);
+        stats.count_tally(0, "match", 1);
+        stats.count_tally(0, "match", 1);
         assert_eq!(
             stats.statuses,
             vec![

@@ -4,12 +4,14 @@
 
 use std::io::{self, Read, Write};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 
 use crate::batch::{
-    self, InputSpec, Job, NoProgress, Outcome, Record, RecordContent, RowSink, RunOptions, Value,
+    self, InputSpec, Job, NoProgress, Outcome, Record, RecordContent, RowFormatter, RowSink,
+    RunOptions, Value,
 };
 
 use super::kind::{Answer, Kind};
@@ -116,10 +118,23 @@ pub(super) fn measure_job<J: Job>(
     })
 }
 
-/// Discards rows.
+/// Discards rows. It has a formatter (that writes nothing) so that, as for result files, the
+/// workers build the rows rather than the writer.
 struct NullSink;
 
+impl RowFormatter for NullSink {
+    fn format_row(&self, _row: &[Value], _out: &mut Vec<u8>) {}
+}
+
 impl RowSink for NullSink {
+    fn formatter(&self) -> Option<Arc<dyn RowFormatter>> {
+        Some(Arc::new(NullSink))
+    }
+
+    fn write_formatted(&mut self, _rows: &[u8]) -> io::Result<()> {
+        Ok(())
+    }
+
     fn begin(&mut self, _columns: &[String]) -> io::Result<()> {
         Ok(())
     }

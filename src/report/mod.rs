@@ -6,7 +6,7 @@ mod rows;
 mod summary;
 
 pub use env::EnvInfo;
-pub use rows::{row_writer, CsvRows, JsonlRows, OutputFormat};
+pub use rows::{row_writer, CsvFormat, CsvRows, JsonlFormat, JsonlRows, OutputFormat};
 pub use summary::Summary;
 
 use std::path::Path;
