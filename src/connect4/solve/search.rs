@@ -262,14 +262,35 @@ impl<M: Bits> Solver<M> {
             }
         }
         let mut sorter = MoveSorter::new();
+        let mut child_keys = [M::default(); MAX_SIDE];
+        let mut n_children = 0;
+        let child_deep = p.moves() + 1 >= self.deep_from;
         for &col in self.order[..g.width].iter().rev() {
             let cell = next & g.column(col);
             if !cell.is_zero() {
                 sorter.add(cell, col, g.threats_after(p, cell));
                 let mut child = *p;
                 g.play(&mut child, cell, col);
-                let deep = child.moves() >= self.deep_from;
-                self.table_for(deep).prefetch(g.symmetric_key(&child));
+                let child_key = g.symmetric_key(&child);
+                self.table_for(child_deep).prefetch(child_key);
+                child_keys[n_children] = child_key;
+                n_children += 1;
+            }
+        }
+        // Enhanced transposition cutoff: a child whose stored upper bound already gives
+        // this node a value of at least beta ends it before any child is searched. The
+        // probes were prefetched above. Measured (one thread, same sitting): nodes −23% on
+        // Begin-Medium, −28% on Begin-Hard; time −10 to −20% on both; probing only far
+        // from the end saved fewer nodes and no time.
+        for &child_key in &child_keys[..n_children] {
+            let stored = i32::from(self.table_for(child_deep).get(child_key));
+            if stored != 0 && stored <= self.max_score - self.min_score + 1 {
+                let lower = -(stored + self.min_score - 1);
+                if lower >= beta {
+                    self.store_lower(key, lower, deep);
+                    return lower;
+                }
+                alpha = alpha.max(lower);
             }
         }
         // Borrowed, not moved into the loop: moving copies the sorter's array (measured:
