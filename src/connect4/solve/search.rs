@@ -31,13 +31,20 @@ const DEEP_PLIES: u32 = 16;
 /// The size of the deep positions' table, MiB: the size the main table starts at.
 const DEEP_TABLE_MB: usize = 1;
 
-/// Nodes with at least this many empty cells try an enhanced transposition cutoff (a
-/// child's stored bound that already ends the node) before searching any child. Measured,
-/// one thread, same sitting, against none: nodes −21% on Begin-Medium's first 100 and −23%
-/// on Begin-Hard's first 6, time −5 to −15%. Probing at every node cut the nodes a little
-/// more but made the small sets (End-Easy to Begin-Easy) 10–20% slower; near the end of
-/// the game a search is cheaper than the probes. 20 cut clearly fewer nodes.
+/// Nodes with at least this many empty cells, once the search has passed
+/// [`ETC_AFTER_NODES`], try an enhanced transposition cutoff (a child's stored bound that
+/// already ends the node) before searching any child. Measured, one thread, same sitting,
+/// against none: nodes −20% on Begin-Medium's first 100 and −23% on Begin-Hard's first 6,
+/// time −5 to −15%. Probing at every node with fewer empty cells cut few more nodes; 20
+/// empty cells cut clearly fewer.
 const ETC_MIN_EMPTY: i32 = 12;
+
+/// Table cutoffs from the children start once the current search has visited this many
+/// nodes: small searches gain little from them and pay the probes (from the first node,
+/// Middle-Easy's 1,000 positions were 19% slower, Begin-Easy's 12%; from the 10,000th,
+/// within noise of none, with the same nodes as from the first on Begin-Medium and
+/// Begin-Hard).
+const ETC_AFTER_NODES: u64 = 10_000;
 
 /// A solved position: its score, the columns that achieve it, and the search's effort.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -287,12 +294,13 @@ impl<M: Bits> Solver<M> {
         }
         // Enhanced transposition cutoff: a child whose stored upper bound already gives
         // this node a value of at least beta ends it before any child is searched. The
-        // probes were prefetched above. Only with [`ETC_MIN_EMPTY`] or more empty cells.
-        let probed = if cells - moves >= ETC_MIN_EMPTY {
-            n_children
-        } else {
-            0
-        };
+        // probes were prefetched above. See [`ETC_MIN_EMPTY`] and [`ETC_AFTER_NODES`].
+        let probed =
+            if cells - moves >= ETC_MIN_EMPTY && self.nodes - self.solve_start >= ETC_AFTER_NODES {
+                n_children
+            } else {
+                0
+            };
         for &child_key in &child_keys[..probed] {
             let stored = i32::from(self.table_for(child_deep).get(child_key));
             if stored != 0 && stored <= self.max_score - self.min_score + 1 {
