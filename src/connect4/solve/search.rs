@@ -46,6 +46,15 @@ const ETC_MIN_EMPTY: i32 = 12;
 /// Begin-Hard).
 const ETC_AFTER_NODES: u64 = 10_000;
 
+/// A bound on a position's value, as the table stores it.
+#[derive(Debug, Clone, Copy)]
+enum Bound {
+    /// The value is at least this.
+    Lower(i32),
+    /// The value is at most this.
+    Upper(i32),
+}
+
 /// A solved position: its score, the columns that achieve it, and the search's effort.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
@@ -251,19 +260,15 @@ impl<M: Bits> Solver<M> {
         let mut max = (cells - 1 - moves) / 2;
         let key = g.symmetric_key(p);
         let deep = p.moves() >= self.deep_from;
-        let stored = i32::from(self.table_for(deep).get(key));
-        if stored != 0 {
-            if stored > self.max_score - self.min_score + 1 {
-                let lower = stored + 2 * self.min_score - self.max_score - 2;
-                if alpha < lower {
-                    alpha = lower;
-                    if alpha >= beta {
-                        return alpha;
-                    }
+        match self.stored_bound(self.table_for(deep).get(key)) {
+            Some(Bound::Lower(lower)) if alpha < lower => {
+                alpha = lower;
+                if alpha >= beta {
+                    return alpha;
                 }
-            } else {
-                max = stored + self.min_score - 1;
             }
+            Some(Bound::Upper(upper)) => max = upper,
+            _ => {}
         }
         if beta > max {
             beta = max;
@@ -302,9 +307,9 @@ impl<M: Bits> Solver<M> {
                 0
             };
         for &child_key in &child_keys[..probed] {
-            let stored = i32::from(self.table_for(child_deep).get(child_key));
-            if stored != 0 && stored <= self.max_score - self.min_score + 1 {
-                let lower = -(stored + self.min_score - 1);
+            let stored = self.stored_bound(self.table_for(child_deep).get(child_key));
+            if let Some(Bound::Upper(child_upper)) = stored {
+                let lower = -child_upper;
                 if lower >= beta {
                     self.store_lower(key, lower, deep);
                     return lower;
@@ -357,6 +362,22 @@ impl<M: Bits> Solver<M> {
             self.deep_table.put(key, value);
         } else {
             self.table.put(key, value);
+        }
+    }
+
+    /// The bound a table value (as [`store_lower`](Self::store_lower) and
+    /// [`store_upper`](Self::store_upper) encode it) holds, or `None` for no entry.
+    #[inline]
+    fn stored_bound(&self, value: u8) -> Option<Bound> {
+        let value = i32::from(value);
+        if value == 0 {
+            None
+        } else if value > self.max_score - self.min_score + 1 {
+            Some(Bound::Lower(
+                value + 2 * self.min_score - self.max_score - 2,
+            ))
+        } else {
+            Some(Bound::Upper(value + self.min_score - 1))
         }
     }
 
