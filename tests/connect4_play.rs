@@ -75,7 +75,7 @@ fn computer_game(players: [Level; 2], seed: u64, opening: Vec<usize>) -> Option<
         opening,
     };
     let record =
-        play_game::<u64>(&options, &mut io::empty(), &mut io::sink()).expect("the game runs");
+        play_game::<u64>(&options, None, &mut io::empty(), &mut io::sink()).expect("the game runs");
     match record.end {
         GameEnd::Win { player, .. } => Some(player),
         GameEnd::Draw => None,

@@ -429,3 +429,155 @@ fn a_book_gives_the_same_scores_as_the_search() {
         String::from_utf8_lossy(&output.stderr).contains("the book is for a 5×4 board, not 7×6")
     );
 }
+
+#[test]
+fn a_weak_book_gives_the_weak_search_results_and_only_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("5x4-weak.book");
+    let book_path = book.to_str().unwrap();
+    let size = ["--width", "5", "--height", "4"];
+    let mut args = vec![
+        "connect4", "book", "--weak", "--depth", "6", "-o", book_path,
+    ];
+    args.extend(size);
+    let output = run(&args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("book of 5x4, depth 6, weak: 2411 positions"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("5x4-weak.book.partial").exists());
+    // Random positions of 0 to 10 stones, in and beyond the book, with their exact scores.
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let mut reference = Reference::new(5, 4);
+    let mut lines = String::from("-\n");
+    let value = |scores: Vec<(usize, i32)>| scores.into_iter().map(|(_, s)| s).max().unwrap();
+    let mut signs = vec![value(reference.column_scores(&[]).unwrap()).signum()];
+    while lines.lines().count() < 200 {
+        let moves: Vec<usize> = (0..rng.gen_range(1..=10))
+            .map(|_| rng.gen_range(0..5))
+            .collect();
+        if let Some(scores) = reference.column_scores(&moves) {
+            let digits: String = moves.iter().map(|c| (c + 1).to_string()).collect();
+            lines.push_str(&format!("{digits}\n"));
+            signs.push(value(scores).signum());
+        }
+    }
+    let input = dir.path().join("positions.txt");
+    std::fs::write(&input, &lines).unwrap();
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["connect4", "solve", "--weak", input.to_str().unwrap()];
+        args.extend(size);
+        args.extend(extra);
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(0));
+        let (header, rows) = parse_csv(&String::from_utf8(output.stdout).unwrap());
+        rows.iter()
+            .map(|r| ["result", "best_moves"].map(|c| cell(&header, r, c).to_string()))
+            .collect::<Vec<_>>()
+    };
+    let searched = solve(&[]);
+    let booked = solve(&["--book", book_path]);
+    assert_eq!(searched, booked);
+    let results: Vec<&str> = booked.iter().map(|r| r[0].as_str()).collect();
+    let expected: Vec<&str> = signs
+        .iter()
+        .map(|s| ["loss", "draw", "win"][(s + 1) as usize])
+        .collect();
+    assert_eq!(results, expected);
+    // Exact scores cannot come from a weak book.
+    let mut args = vec![
+        "connect4",
+        "solve",
+        "--book",
+        book_path,
+        input.to_str().unwrap(),
+    ];
+    args.extend(size);
+    let output = run(&args);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("solve with --weak"));
+}
+
+#[test]
+fn an_interrupted_book_build_resumes_from_its_checkpoint() {
+    use puzzlebench::connect4::solve::{build_book, BookSpec, Checkpoint};
+    use std::sync::Mutex;
+    let dir = tempfile::tempdir().unwrap();
+    let spec = BookSpec {
+        width: 5,
+        height: 4,
+        depth: 5,
+        weak: false,
+    };
+    let fresh = dir.path().join("fresh.book");
+    let resumed = dir.path().join("resumed.book");
+    let build = |path: &Path| {
+        let output = run(&[
+            "connect4",
+            "book",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--depth",
+            "5",
+            "-o",
+            path.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        stderr
+    };
+    build(&fresh);
+    // What an interrupted run would have left: every other position at the book's depth.
+    let solved = Mutex::new(Vec::new());
+    let (_, stats) = build_book::<u64>(&spec, 1, &HashMap::new(), &|key, score| {
+        solved.lock().unwrap().push((key, score));
+    });
+    let mut solved = solved.into_inner().unwrap();
+    assert_eq!(solved.len(), stats.solved);
+    solved.sort_unstable();
+    let partial = dir.path().join("resumed.book.partial");
+    let (checkpoint, known) = Checkpoint::open::<u64>(&partial, &spec).unwrap();
+    assert!(known.is_empty());
+    for &(key, score) in solved.iter().step_by(2) {
+        checkpoint.record(key, score);
+    }
+    checkpoint.finish().unwrap();
+    let half = solved.len().div_ceil(2);
+    let stderr = build(&resumed);
+    assert!(
+        stderr.contains(&format!("{half} positions already solved"))
+            && stderr.contains(&format!(
+                "({} solved at depth 5, {half} more from the checkpoint",
+                solved.len() - half
+            )),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&fresh).unwrap(),
+        std::fs::read(&resumed).unwrap()
+    );
+    assert!(!partial.exists());
+    // A checkpoint of another build is refused, not mixed in.
+    let (checkpoint, _) =
+        Checkpoint::open::<u64>(&partial, &BookSpec { weak: true, ..spec }).unwrap();
+    checkpoint.finish().unwrap();
+    let output = run(&[
+        "connect4",
+        "book",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--depth",
+        "5",
+        "-o",
+        resumed.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("not a checkpoint of this build (5x4, depth 5, exact)"));
+}

@@ -25,8 +25,13 @@ pub(super) enum Connect4Command {
     /// loss is minus the opponent's. Statuses: ok, error (an illegal move, a full column, a
     /// game already over: says at which ply). Exit code 1 if any error or mismatch.
     Solve(Connect4SolveArgs),
-    /// Build an opening book: the exact score of every position up to --depth stones,
-    /// solved in parallel, for `solve --book`.
+    /// Build an opening book: the exact score (with --weak: win, draw or loss) of every
+    /// position up to --depth stones, solved in parallel, for `solve --book` and `play
+    /// --book`.
+    ///
+    /// The positions solved so far are kept in FILE.partial as the build goes: if it is
+    /// interrupted, the same command resumes from there. The checkpoint is removed once
+    /// the book is written.
     Book(Connect4BookArgs),
     /// Play a game in the terminal: human or computer players, undo, the winning line
     /// shown. Moves are read line by line, so standard input can be a script.
@@ -80,6 +85,10 @@ pub(super) struct Connect4PlayArgs {
     /// Start from the position after these moves (column digits), e.g. `4453`.
     #[arg(long, value_name = "MOVES")]
     start: Option<String>,
+    /// Opening book (made by `connect4 book`, exact or weak) for the perfect players:
+    /// instant moves inside it.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -89,6 +98,9 @@ pub(super) struct Connect4BookArgs {
     /// Positions with up to this many stones.
     #[arg(long)]
     depth: u32,
+    /// Only win, draw or loss per position: a faster build, for `solve --weak` and `play`.
+    #[arg(long)]
+    weak: bool,
     /// The book file to write.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: PathBuf,
@@ -242,6 +254,11 @@ pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
         Some(path) => Some(read_book(path, width, height, fits_u64)?),
         None => None,
     };
+    if let Some(book) = &book {
+        if book.is_weak() && !args.weak {
+            bail!("the book holds only win, draw or loss (built with --weak): solve with --weak");
+        }
+    }
     let inputs = input_specs(&args.run.files, Some(InputFormat::Lines))?;
     let job = connect4::SolveJob {
         width,
@@ -256,8 +273,7 @@ pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
-    use connect4::solve::{build_book, Bits, Book, BookStats};
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use connect4::solve::{BookSpec, BookStats};
     let (width, height) = (args.board.width, args.board.height);
     let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
     if args.depth as usize >= width * height {
@@ -266,47 +282,39 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
             width * height
         );
     }
+    let spec = BookSpec {
+        width,
+        height,
+        depth: args.depth,
+        weak: args.weak,
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()
         .context("cannot start the worker threads")?;
     let started = std::time::Instant::now();
-    let solved = AtomicU64::new(0);
-    let show = io::stderr().is_terminal();
-    let tick = || {
-        let n = solved.fetch_add(1, Ordering::Relaxed) + 1;
-        if show && n % 100 == 0 {
-            eprint!("\rsolved {n} positions");
-        }
-    };
-    fn write<M: Bits>(book: &Book<M>, path: &Path) -> Result<()> {
-        let mut out = io::BufWriter::new(
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-        );
-        book.write(&mut out)?;
-        out.flush()?;
-        Ok(())
-    }
+    let mut checkpoint_path = args.output.clone().into_os_string();
+    checkpoint_path.push(".partial");
+    let checkpoint_path = PathBuf::from(checkpoint_path);
     let stats: BookStats = pool.install(|| -> Result<BookStats> {
-        Ok(if fits_u64 {
-            let (book, stats) = build_book::<u64>(width, height, args.depth, args.table_mb, &tick);
-            write(&book, &args.output)?;
-            stats
+        if fits_u64 {
+            build_and_write::<u64>(&spec, &args, &checkpoint_path)
         } else {
-            let (book, stats) = build_book::<u128>(width, height, args.depth, args.table_mb, &tick);
-            write(&book, &args.output)?;
-            stats
-        })
+            build_and_write::<u128>(&spec, &args, &checkpoint_path)
+        }
     })?;
+    std::fs::remove_file(&checkpoint_path)
+        .with_context(|| format!("cannot remove {}", checkpoint_path.display()))?;
     let bytes = std::fs::metadata(&args.output)
         .map(|m| m.len())
         .unwrap_or(0);
-    if show {
-        eprintln!();
-    }
+    let resumed = if stats.resumed > 0 {
+        format!(", {} more from the checkpoint", stats.resumed)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "book of {width}x{height} to depth {}: {} positions ({} solved at depth {}, {} nodes), {bytes} bytes, {:.1} s",
-        args.depth,
+        "book of {spec}: {} positions ({} solved at depth {}{resumed}, {} nodes), {bytes} bytes, {:.1} s",
         stats.positions,
         stats.solved,
         args.depth,
@@ -314,6 +322,46 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
         started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Builds the book on the current pool, resuming from and recording to the checkpoint
+/// at `checkpoint_path`, and writes it to the output file.
+fn build_and_write<M: connect4::solve::Bits>(
+    spec: &connect4::solve::BookSpec,
+    args: &Connect4BookArgs,
+    checkpoint_path: &Path,
+) -> Result<connect4::solve::BookStats> {
+    use connect4::solve::{build_book, Checkpoint};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let (checkpoint, known) = Checkpoint::open::<M>(checkpoint_path, spec)?;
+    let show = io::stderr().is_terminal();
+    if !known.is_empty() {
+        eprintln!(
+            "resuming from {}: {} positions already solved",
+            checkpoint.path().display(),
+            known.len()
+        );
+    }
+    let solved = AtomicU64::new(0);
+    let record = |key: M, score: i32| {
+        checkpoint.record(key, score);
+        let n = solved.fetch_add(1, Ordering::Relaxed) + 1;
+        if show && n % 100 == 0 {
+            eprint!("\rsolved {n} positions");
+        }
+    };
+    let (book, stats) = build_book::<M>(spec, args.table_mb, &known, &record);
+    if show {
+        eprintln!();
+    }
+    checkpoint.finish()?;
+    let mut out = io::BufWriter::new(
+        File::create(&args.output)
+            .with_context(|| format!("cannot create {}", args.output.display()))?,
+    );
+    book.write(&mut out)?;
+    out.flush()?;
+    Ok(stats)
 }
 
 pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
@@ -342,13 +390,22 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
         table_mb: args.table_mb.clamp(1, MAX_TABLE_MB),
         opening,
     };
+    let book = match &args.book {
+        Some(path) => Some(read_book(path, width, height, fits_u64)?),
+        None => None,
+    };
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
-    let record = if fits_u64 {
-        play_game::<u64>(&options, &mut input, &mut out)?
-    } else {
-        play_game::<u128>(&options, &mut input, &mut out)?
+    let record = match book {
+        Some(connect4::AnyBook::Narrow(book)) => {
+            play_game::<u64>(&options, Some(book), &mut input, &mut out)?
+        }
+        Some(connect4::AnyBook::Wide(book)) => {
+            play_game::<u128>(&options, Some(book), &mut input, &mut out)?
+        }
+        None if fits_u64 => play_game::<u64>(&options, None, &mut input, &mut out)?,
+        None => play_game::<u128>(&options, None, &mut input, &mut out)?,
     };
     out.flush()?;
     if let Some(path) = &args.log {

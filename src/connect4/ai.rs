@@ -2,12 +2,13 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::solve::{Bits, Geometry, Position, Solver};
+use super::solve::{Bits, Book, Geometry, Position, Solver};
 
 /// How a computer player chooses its moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +76,9 @@ pub struct Ai<M> {
     /// Every line of four cells on the board, for the heuristic.
     lines: Vec<M>,
     solver: Option<Box<Solver<M>>>,
+    /// Positions with fewer stones than this are inside a weak book (see
+    /// [`with_book`](Self::with_book)).
+    weak_book_depth: u32,
 }
 
 impl<M: Bits> Ai<M> {
@@ -96,7 +100,22 @@ impl<M: Bits> Ai<M> {
             rng: ChaCha8Rng::seed_from_u64(seed),
             lines,
             solver,
+            weak_book_depth: 0,
         }
+    }
+
+    /// A perfect player that takes scores from `book` (for the same board) when it holds
+    /// them. With a weak book (win, draw or loss only), the player picks among the moves
+    /// that keep the best result while the position's moves lead into the book, and plays
+    /// for the fastest win (or the slowest loss) beyond it. Other players ignore the book.
+    pub fn with_book(mut self, book: Arc<Book<M>>) -> Self {
+        if let Some(solver) = &mut self.solver {
+            if book.is_weak() {
+                self.weak_book_depth = book.depth();
+            }
+            solver.set_book(book);
+        }
+        self
     }
 
     /// The player's level.
@@ -133,7 +152,8 @@ impl<M: Bits> Ai<M> {
             }
             Level::Perfect => {
                 let solver = self.solver.as_mut().expect("a perfect player has a solver");
-                solver.analyze(p, false).best_moves
+                let in_weak_book = p.moves() < self.weak_book_depth;
+                solver.analyze(p, in_weak_book).best_moves
             }
         };
         *best

@@ -2,10 +2,11 @@
 //! every move, moves read line by line, undo, computer players.
 
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 
 use super::ai::{Ai, Level};
 use super::board::lines_through;
-use super::solve::{Bits, Geometry, Position};
+use super::solve::{Bits, Book, Geometry, Position};
 
 /// Who plays one colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,9 +87,10 @@ const PLAIN: [char; 2] = ['X', 'O'];
 
 /// Plays one game, reading a human's moves from `input` and drawing everything to `out`.
 /// A human types a column number, `u` to undo (back to their previous turn) or `q` to
-/// quit; a bad or full column is asked again.
+/// quit; a bad or full column is asked again. Perfect players use `book` if given.
 pub fn play_game<M: Bits>(
     options: &GameOptions,
+    book: Option<Arc<Book<M>>>,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> Result<GameRecord, PlayError> {
@@ -101,13 +103,19 @@ pub fn play_game<M: Bits>(
         .enumerate()
         .map(|(i, kind)| match kind {
             PlayerKind::Human => None,
-            PlayerKind::Computer(level) => Some(Ai::new(
-                *level,
-                width,
-                height,
-                options.seed.wrapping_add(i as u64),
-                options.table_mb,
-            )),
+            PlayerKind::Computer(level) => {
+                let ai = Ai::new(
+                    *level,
+                    width,
+                    height,
+                    options.seed.wrapping_add(i as u64),
+                    options.table_mb,
+                );
+                Some(match &book {
+                    Some(book) => ai.with_book(Arc::clone(book)),
+                    None => ai,
+                })
+            }
         })
         .collect();
     let mut moves: Vec<usize> = options.opening.clone();

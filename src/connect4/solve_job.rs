@@ -25,6 +25,16 @@ pub enum AnyBook {
     Wide(Arc<Book<u128>>),
 }
 
+impl AnyBook {
+    /// Whether the book holds only win, draw or loss.
+    pub fn is_weak(&self) -> bool {
+        match self {
+            AnyBook::Narrow(book) => book.is_weak(),
+            AnyBook::Wide(book) => book.is_weak(),
+        }
+    }
+}
+
 /// Solves every position of a file.
 #[derive(Debug, Clone)]
 pub struct SolveJob {

@@ -1,9 +1,11 @@
-//! The opening book: the exact score of every position up to a number of stones, made by
-//! solving the positions at that depth and backing their scores up to the empty board.
+//! The opening book: the exact score (or, for a weak book, only win, draw or loss) of every
+//! position up to a number of stones, made by solving the positions at that depth and
+//! backing their scores up to the empty board.
 //!
-//! File format (little-endian): the magic `PBC4BOOK`, a format version byte, width, height
-//! and depth bytes, the key width in bytes `k`, the position count `n` as a `u64`, then the
-//! `n` symmetric keys in increasing order, `k` bytes each, then `n` scores as signed bytes.
+//! File format (little-endian): the magic `PBC4BOOK`, a format version byte (2), width,
+//! height and depth bytes, a kind byte (0 exact scores, 1 weak: scores are −1, 0 or 1), the
+//! key width in bytes `k`, the position count `n` as a `u64`, then the `n` symmetric keys
+//! in increasing order, `k` bytes each, then `n` scores as signed bytes.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -16,15 +18,42 @@ use super::position::{Bits, Geometry, Position};
 use super::search::Solver;
 
 const MAGIC: &[u8; 8] = b"PBC4BOOK";
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 
-/// Exact scores of every position with up to `depth` stones, a position and its mirror
-/// image stored once.
+/// What a book holds: the board, how deep, and whether only win, draw or loss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BookSpec {
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// Positions with up to this many stones.
+    pub depth: u32,
+    /// Scores are only −1, 0 or 1 (loss, draw, win for the side to move).
+    pub weak: bool,
+}
+
+impl std::fmt::Display for BookSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}x{}, depth {}, {}",
+            self.width,
+            self.height,
+            self.depth,
+            if self.weak { "weak" } else { "exact" }
+        )
+    }
+}
+
+/// Scores of every position with up to `depth` stones, a position and its mirror image
+/// stored once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Book<M> {
     width: usize,
     height: usize,
     depth: u32,
+    weak: bool,
     keys: Vec<M>,
     scores: Vec<i8>,
 }
@@ -53,6 +82,14 @@ pub enum BookError {
     /// The keys are not in increasing order or a score is out of range.
     #[error("the book is corrupt: {0}")]
     Corrupt(String),
+    /// A checkpoint of an interrupted build cannot be used.
+    #[error("checkpoint {path}: {reason}")]
+    Checkpoint {
+        /// The checkpoint file.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// What building a book took.
@@ -60,15 +97,18 @@ pub enum BookError {
 pub struct BookStats {
     /// Positions in the book (all depths).
     pub positions: usize,
-    /// Positions solved by search (those at the book's depth).
+    /// Positions solved by search (those at the book's depth) in this run.
     pub solved: usize,
+    /// Positions at the book's depth whose scores came from an interrupted build's
+    /// checkpoint.
+    pub resumed: usize,
     /// Nodes searched.
     pub nodes: u64,
 }
 
 impl<M: Bits> Book<M> {
-    /// The exact score of the position with symmetric key `key` and `moves` stones, if the
-    /// book holds it.
+    /// The score of the position with symmetric key `key` and `moves` stones (only its sign
+    /// in a weak book), if the book holds it.
     #[inline]
     pub fn get(&self, key: M, moves: u32) -> Option<i32> {
         if moves > self.depth {
@@ -83,6 +123,11 @@ impl<M: Bits> Book<M> {
     /// The deepest stone count the book covers.
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// Whether the book holds only win, draw or loss (scores −1, 0 and 1).
+    pub fn is_weak(&self) -> bool {
+        self.weak
     }
 
     /// Positions in the book.
@@ -109,6 +154,7 @@ impl<M: Bits> Book<M> {
             self.width as u8,
             self.height as u8,
             self.depth as u8,
+            u8::from(self.weak),
             key_bytes as u8,
         ])?;
         out.write_all(&(self.keys.len() as u64).to_le_bytes())?;
@@ -121,7 +167,7 @@ impl<M: Bits> Book<M> {
 
     /// Reads a book for a `width × height` board.
     pub fn read(input: &mut impl Read, width: usize, height: usize) -> Result<Self, BookError> {
-        let mut head = [0u8; 21];
+        let mut head = [0u8; 22];
         input.read_exact(&mut head)?;
         if &head[..8] != MAGIC || head[8] != VERSION {
             return Err(BookError::Format);
@@ -136,11 +182,16 @@ impl<M: Bits> Book<M> {
                 height,
             });
         }
-        let key_bytes = head[12] as usize;
+        let weak = match head[12] {
+            0 => false,
+            1 => true,
+            kind => return Err(BookError::Corrupt(format!("kind {kind}"))),
+        };
+        let key_bytes = head[13] as usize;
         if key_bytes != Self::key_bytes(width, height) {
             return Err(BookError::Corrupt(format!("{key_bytes}-byte keys")));
         }
-        let count = u64::from_le_bytes(head[13..21].try_into().expect("8 bytes"));
+        let count = u64::from_le_bytes(head[14..22].try_into().expect("8 bytes"));
         let count =
             usize::try_from(count).map_err(|_| BookError::Corrupt(format!("{count} positions")))?;
         let mut raw = vec![0u8; count * key_bytes];
@@ -161,71 +212,66 @@ impl<M: Bits> Book<M> {
         input.read_exact(&mut raw_scores)?;
         let cells = (width * height) as i32;
         let scores: Vec<i8> = raw_scores.into_iter().map(|b| b as i8).collect();
-        if scores.iter().any(|&s| i32::from(s).abs() > cells / 2 + 1) {
+        let bound = if weak { 1 } else { cells / 2 + 1 };
+        if scores.iter().any(|&s| i32::from(s).abs() > bound) {
             return Err(BookError::Corrupt("a score out of range".into()));
         }
         Ok(Book {
             width,
             height,
             depth,
+            weak,
             keys,
             scores,
         })
     }
 }
 
-/// Builds the book of every position with up to `depth` stones on a `width × height` board,
-/// solving the positions at that depth in parallel on the current rayon pool (one solver
-/// with a `table_mb` MiB table per thread). `solved` is called after each one.
+/// Builds the book `spec` describes, solving the positions at its depth in parallel on
+/// the current rayon pool (one solver with a `table_mb` MiB table per thread).
+///
+/// `known` holds scores of positions at that depth (by symmetric key) from an interrupted
+/// build, which are not solved again; `solved` is called with each position solved now, its
+/// key and score, so that the caller can keep them for a later resume.
 pub fn build_book<M: Bits>(
-    width: usize,
-    height: usize,
-    depth: u32,
+    spec: &BookSpec,
     table_mb: usize,
-    solved: &(dyn Fn() + Sync),
+    known: &HashMap<M, i32>,
+    solved: &(dyn Fn(M, i32) + Sync),
 ) -> (Book<M>, BookStats) {
+    let BookSpec {
+        width,
+        height,
+        depth,
+        weak,
+    } = *spec;
     let geometry = Geometry::<M>::new(width, height);
-    // Every unfinished position per stone count, one per mirror pair.
-    let mut levels: Vec<Vec<Position<M>>> = vec![vec![Position::default()]];
-    for _ in 0..depth {
-        let mut next: HashMap<M, Position<M>> = HashMap::new();
-        for p in levels.last().expect("level 0 exists") {
-            for col in 0..width {
-                if !geometry.can_play(p, col) || geometry.is_winning_column(p, col) {
-                    continue;
-                }
-                let mut child = *p;
-                geometry.play_column(&mut child, col);
-                if child.moves() < geometry.cells {
-                    next.entry(geometry.symmetric_key(&child)).or_insert(child);
-                }
-            }
-        }
-        let mut level: Vec<Position<M>> = next.into_values().collect();
-        // Solved in key order, so that the run is the same every time.
-        level.sort_by_key(|p| geometry.symmetric_key(p));
-        levels.push(level);
-    }
+    let levels = positions_by_stones(&geometry, depth);
     let deepest = levels.last().expect("level 0 exists");
     // One solver per thread, reused: rayon's `map_init` would make one per split, and a
     // table costs milliseconds to set up.
     let solvers: Mutex<Vec<Solver<M>>> = Mutex::new(Vec::new());
-    let results: Vec<(i32, u64)> = deepest
+    let results: Vec<(i32, Option<u64>)> = deepest
         .par_iter()
         .map(|p| {
+            let key = geometry.symmetric_key(p);
+            if let Some(&score) = known.get(&key) {
+                return (score, None);
+            }
             let spare = solvers.lock().ok().and_then(|mut s| s.pop());
             let mut solver = spare.unwrap_or_else(|| Solver::<M>::new(width, height, table_mb));
-            let result = solver.score(p, false);
+            let (score, nodes) = solver.score(p, weak);
             if let Ok(mut stack) = solvers.lock() {
                 stack.push(solver);
             }
-            solved();
-            result
+            solved(key, score);
+            (score, Some(nodes))
         })
         .collect();
     let mut stats = BookStats {
-        solved: deepest.len(),
-        nodes: results.iter().map(|&(_, nodes)| nodes).sum(),
+        solved: results.iter().filter(|(_, nodes)| nodes.is_some()).count(),
+        resumed: results.iter().filter(|(_, nodes)| nodes.is_none()).count(),
+        nodes: results.iter().filter_map(|&(_, nodes)| nodes).sum(),
         ..BookStats::default()
     };
     let mut scores: HashMap<M, i32> = deepest
@@ -234,7 +280,14 @@ pub fn build_book<M: Bits>(
         .map(|(p, &(score, _))| (geometry.symmetric_key(p), score))
         .collect();
     let mut all: Vec<(M, i32)> = scores.iter().map(|(&k, &s)| (k, s)).collect();
-    // Back up: a position's score is the best over its moves.
+    // Back up: a position's score is the best over its moves (signs stay signs).
+    let win_now = |p: &Position<M>| {
+        if weak {
+            1
+        } else {
+            (geometry.cells as i32 + 1 - p.moves() as i32) / 2
+        }
+    };
     for level in levels.iter().rev().skip(1) {
         let mut backed = HashMap::with_capacity(level.len());
         for p in level {
@@ -242,7 +295,7 @@ pub fn build_book<M: Bits>(
                 .filter(|&col| geometry.can_play(p, col))
                 .map(|col| {
                     if geometry.is_winning_column(p, col) {
-                        return (geometry.cells as i32 + 1 - p.moves() as i32) / 2;
+                        return win_now(p);
                     }
                     let mut child = *p;
                     geometry.play_column(&mut child, col);
@@ -265,8 +318,34 @@ pub fn build_book<M: Bits>(
         width,
         height,
         depth,
+        weak,
         keys: all.iter().map(|&(key, _)| key).collect(),
         scores: all.iter().map(|&(_, score)| score as i8).collect(),
     };
     (book, stats)
+}
+
+/// Every unfinished position with 0 to `depth` stones, one per mirror pair, per stone
+/// count; each level in key order, so that a build runs the same every time.
+fn positions_by_stones<M: Bits>(geometry: &Geometry<M>, depth: u32) -> Vec<Vec<Position<M>>> {
+    let mut levels: Vec<Vec<Position<M>>> = vec![vec![Position::default()]];
+    for _ in 0..depth {
+        let mut next: HashMap<M, Position<M>> = HashMap::new();
+        for p in levels.last().expect("level 0 exists") {
+            for col in 0..geometry.width {
+                if !geometry.can_play(p, col) || geometry.is_winning_column(p, col) {
+                    continue;
+                }
+                let mut child = *p;
+                geometry.play_column(&mut child, col);
+                if child.moves() < geometry.cells {
+                    next.entry(geometry.symmetric_key(&child)).or_insert(child);
+                }
+            }
+        }
+        let mut level: Vec<Position<M>> = next.into_values().collect();
+        level.sort_by_key(|p| geometry.symmetric_key(p));
+        levels.push(level);
+    }
+    levels
 }

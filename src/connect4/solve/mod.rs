@@ -13,12 +13,14 @@
 //! ```
 
 mod book;
+mod checkpoint;
 mod ordering;
 mod position;
 mod search;
 mod table;
 
-pub use book::{build_book, Book, BookError, BookStats};
+pub use book::{build_book, Book, BookError, BookSpec, BookStats};
+pub use checkpoint::Checkpoint;
 pub use position::{Bits, Geometry, Position};
 pub use search::{Analysis, Solver};
 

@@ -84,6 +84,9 @@ pub struct Solver<M> {
     grow_at: u64,
     /// The node count when the current [`solve`](Solver::solve) began.
     solve_start: u64,
+    /// Whether the current search asks only for win, draw or loss: the only searches a
+    /// weak book may answer.
+    weak: bool,
     /// Lowest and highest score a position the search visits can have.
     min_score: i32,
     max_score: i32,
@@ -106,12 +109,14 @@ impl<M: Bits> Solver<M> {
             nodes: 0,
             grow_at: 0,
             solve_start: 0,
+            weak: false,
             min_score: -cells / 2 + 3,
             max_score: (cells + 1) / 2 - 3,
         }
     }
 
-    /// Uses `book` for the positions it holds (it must be for this board size).
+    /// Uses `book` for the positions it holds (it must be for this board size); a weak
+    /// book only in weak searches.
     pub fn set_book(&mut self, book: Arc<Book<M>>) {
         self.book = Some(book);
     }
@@ -135,6 +140,7 @@ impl<M: Bits> Solver<M> {
     /// The score of `p`, which must be unfinished (no four, not full). With `weak`, only
     /// its sign: 1, 0 or −1.
     pub fn solve(&mut self, p: &Position<M>, weak: bool) -> i32 {
+        self.weak = weak;
         self.table.restart();
         self.deep_from = p.moves().saturating_add(DEEP_PLIES);
         self.solve_start = self.nodes;
@@ -194,6 +200,7 @@ impl<M: Bits> Solver<M> {
     /// The columns whose move gives the side to move at least `score` (its value, or with
     /// `weak` its sign): one null-window search per column.
     pub fn moves_reaching(&mut self, p: &Position<M>, score: i32, weak: bool) -> Vec<usize> {
+        self.weak = weak;
         let g = self.geometry.clone();
         let win_now = if weak { 1 } else { self.win_now_score(p) };
         let mut best = Vec::new();
@@ -277,8 +284,12 @@ impl<M: Bits> Solver<M> {
             }
         }
         if let Some(book) = &self.book {
-            if let Some(score) = book.get(key, p.moves()) {
-                return score;
+            // A weak book's signs answer a weak search exactly: its windows are (−1, 0)
+            // and (0, 1), which a sign falls on the right side of.
+            if self.weak || !book.is_weak() {
+                if let Some(score) = book.get(key, p.moves()) {
+                    return score;
+                }
             }
         }
         let mut sorter = MoveSorter::new();
