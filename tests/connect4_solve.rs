@@ -359,43 +359,63 @@ fn bad_positions_say_what_and_where() {
     );
 }
 
-#[test]
-fn a_book_gives_the_same_scores_as_the_search() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = dir.path().join("5x4.book");
-    let book_path = book.to_str().unwrap();
-    let size = ["--width", "5", "--height", "4"];
-    let mut args = vec!["connect4", "book", "--depth", "6", "-o", book_path];
-    args.extend(size);
+/// Builds a 5×4 book of depth 6 (with `extra` arguments) as `name` in `dir`: its path and
+/// what the command printed.
+fn book_5x4(dir: &Path, name: &str, extra: &[&str]) -> (std::path::PathBuf, String) {
+    let book = dir.join(name);
+    let mut args = vec![
+        "connect4", "book", "--depth", "6", "--width", "5", "--height", "4",
+    ];
+    args.extend(["-o", book.to_str().unwrap()]);
+    args.extend(extra);
     let output = run(&args);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    // Random positions of 0 to 10 stones, in and beyond the book.
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    (book, stderr)
+}
+
+/// `connect4 solve` on the 5×4 positions in `input` with `extra` arguments: the CSV's
+/// header and rows.
+fn solve_5x4(input: &Path, extra: &[&str]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut args = vec!["connect4", "solve", "--width", "5", "--height", "4"];
+    args.push(input.to_str().unwrap());
+    args.extend(extra);
+    let output = run(&args);
+    assert_eq!(output.status.code(), Some(0));
+    parse_csv(&String::from_utf8(output.stdout).unwrap())
+}
+
+/// 200 random 5×4 positions of 0 to 10 stones (the empty board first), one per line as
+/// digits, and each one's value for the side to move.
+fn random_5x4_positions(seed: u64) -> (String, Vec<i32>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut reference = Reference::new(5, 4);
+    let value = |scores: Vec<(usize, i32)>| scores.into_iter().map(|(_, s)| s).max().unwrap();
     let mut lines = String::from("-\n");
-    while lines.lines().count() < 200 {
+    let mut values = vec![value(reference.column_scores(&[]).unwrap())];
+    while values.len() < 200 {
         let moves: Vec<usize> = (0..rng.gen_range(1..=10))
             .map(|_| rng.gen_range(0..5))
             .collect();
-        if reference.column_scores(&moves).is_some() {
+        if let Some(scores) = reference.column_scores(&moves) {
             let digits: String = moves.iter().map(|c| (c + 1).to_string()).collect();
             lines.push_str(&format!("{digits}\n"));
+            values.push(value(scores));
         }
     }
+    (lines, values)
+}
+
+#[test]
+fn a_book_gives_the_same_scores_as_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let (book, _) = book_5x4(dir.path(), "5x4.book", &[]);
+    let book_path = book.to_str().unwrap();
+    let (lines, _) = random_5x4_positions(5);
     let input = dir.path().join("positions.txt");
     std::fs::write(&input, &lines).unwrap();
     let solve = |extra: &[&str]| {
-        let mut args = vec!["connect4", "solve", input.to_str().unwrap()];
-        args.extend(size);
-        args.extend(extra);
-        let output = run(&args);
-        assert_eq!(output.status.code(), Some(0));
-        let (header, rows) = parse_csv(&String::from_utf8(output.stdout).unwrap());
+        let (header, rows) = solve_5x4(&input, extra);
         rows.iter()
             .map(|r| {
                 let nodes: u64 = cell(&header, r, "nodes").parse().unwrap();
@@ -433,46 +453,22 @@ fn a_book_gives_the_same_scores_as_the_search() {
 #[test]
 fn a_weak_book_gives_the_weak_search_results_and_only_to_it() {
     let dir = tempfile::tempdir().unwrap();
-    let book = dir.path().join("5x4-weak.book");
+    let (book, stderr) = book_5x4(dir.path(), "5x4-weak.book", &["--weak"]);
     let book_path = book.to_str().unwrap();
     let size = ["--width", "5", "--height", "4"];
-    let mut args = vec![
-        "connect4", "book", "--weak", "--depth", "6", "-o", book_path,
-    ];
-    args.extend(size);
-    let output = run(&args);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(
         stderr.contains("book of 5x4, depth 6, weak: 2411 positions"),
         "{stderr}"
     );
     assert!(!dir.path().join("5x4-weak.book.partial").exists());
-    // Random positions of 0 to 10 stones, in and beyond the book, with their exact scores.
-    let mut rng = ChaCha8Rng::seed_from_u64(6);
-    let mut reference = Reference::new(5, 4);
-    let mut lines = String::from("-\n");
-    let value = |scores: Vec<(usize, i32)>| scores.into_iter().map(|(_, s)| s).max().unwrap();
-    let mut signs = vec![value(reference.column_scores(&[]).unwrap()).signum()];
-    while lines.lines().count() < 200 {
-        let moves: Vec<usize> = (0..rng.gen_range(1..=10))
-            .map(|_| rng.gen_range(0..5))
-            .collect();
-        if let Some(scores) = reference.column_scores(&moves) {
-            let digits: String = moves.iter().map(|c| (c + 1).to_string()).collect();
-            lines.push_str(&format!("{digits}\n"));
-            signs.push(value(scores).signum());
-        }
-    }
+    let (lines, values) = random_5x4_positions(6);
+    let signs: Vec<i32> = values.iter().map(|v| v.signum()).collect();
     let input = dir.path().join("positions.txt");
     std::fs::write(&input, &lines).unwrap();
     let solve = |extra: &[&str]| {
-        let mut args = vec!["connect4", "solve", "--weak", input.to_str().unwrap()];
-        args.extend(size);
+        let mut args = vec!["--weak"];
         args.extend(extra);
-        let output = run(&args);
-        assert_eq!(output.status.code(), Some(0));
-        let (header, rows) = parse_csv(&String::from_utf8(output.stdout).unwrap());
+        let (header, rows) = solve_5x4(&input, &args);
         rows.iter()
             .map(|r| ["result", "best_moves"].map(|c| cell(&header, r, c).to_string()))
             .collect::<Vec<_>>()
@@ -513,19 +509,14 @@ fn an_interrupted_book_build_resumes_from_its_checkpoint() {
     };
     let fresh = dir.path().join("fresh.book");
     let resumed = dir.path().join("resumed.book");
+    let book = |path: &Path| {
+        let size = ["--width", "5", "--height", "4", "--depth", "5"];
+        let mut args = vec!["connect4", "book", "-o", path.to_str().unwrap()];
+        args.extend(size);
+        run(&args)
+    };
     let build = |path: &Path| {
-        let output = run(&[
-            "connect4",
-            "book",
-            "--width",
-            "5",
-            "--height",
-            "4",
-            "--depth",
-            "5",
-            "-o",
-            path.to_str().unwrap(),
-        ]);
+        let output = book(path);
         let stderr = String::from_utf8_lossy(&output.stderr).to_string();
         assert_eq!(output.status.code(), Some(0), "{stderr}");
         stderr
@@ -565,18 +556,7 @@ fn an_interrupted_book_build_resumes_from_its_checkpoint() {
     let (checkpoint, _) =
         Checkpoint::open::<u64>(&partial, &BookSpec { weak: true, ..spec }).unwrap();
     checkpoint.finish().unwrap();
-    let output = run(&[
-        "connect4",
-        "book",
-        "--width",
-        "5",
-        "--height",
-        "4",
-        "--depth",
-        "5",
-        "-o",
-        resumed.to_str().unwrap(),
-    ]);
+    let output = book(&resumed);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr)
         .contains("not a checkpoint of this build (5x4, depth 5, exact)"));
