@@ -524,8 +524,8 @@ fn an_interrupted_book_build_resumes_from_its_checkpoint() {
     build(&fresh);
     // What an interrupted run would have left: every other position at the book's depth.
     let solved = Mutex::new(Vec::new());
-    let (_, stats) = build_book::<u64>(&spec, 1, &HashMap::new(), &|key, score| {
-        solved.lock().unwrap().push((key, score));
+    let (_, stats) = build_book::<u64>(&spec, 1, &HashMap::new(), &|position| {
+        solved.lock().unwrap().push((position.key, position.score));
     });
     let mut solved = solved.into_inner().unwrap();
     assert_eq!(solved.len(), stats.solved);

@@ -331,10 +331,8 @@ fn build_and_write<M: connect4::solve::Bits>(
     args: &Connect4BookArgs,
     checkpoint_path: &Path,
 ) -> Result<connect4::solve::BookStats> {
-    use connect4::solve::{build_book, Checkpoint};
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use connect4::solve::{build_book, Checkpoint, Solved};
     let (checkpoint, known) = Checkpoint::open::<M>(checkpoint_path, spec)?;
-    let show = io::stderr().is_terminal();
     if !known.is_empty() {
         eprintln!(
             "resuming from {}: {} positions already solved",
@@ -342,17 +340,26 @@ fn build_and_write<M: connect4::solve::Bits>(
             known.len()
         );
     }
-    let solved = AtomicU64::new(0);
-    let record = |key: M, score: i32| {
-        checkpoint.record(key, score);
-        let n = solved.fetch_add(1, Ordering::Relaxed) + 1;
-        if show && n % 100 == 0 {
-            eprint!("\rsolved {n} positions");
+    let bar = io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+            "[{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} positions of depth {} solved, ETA {{eta}}",
+            spec.depth
+        )) {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let record = |solved: Solved<M>| {
+        checkpoint.record(solved.key, solved.score);
+        if let Some(bar) = &bar {
+            bar.set_length(solved.to_solve as u64);
+            bar.set_position(solved.done as u64);
         }
     };
     let (book, stats) = build_book::<M>(spec, args.table_mb, &known, &record);
-    if show {
-        eprintln!();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
     checkpoint.finish()?;
     let mut out = io::BufWriter::new(

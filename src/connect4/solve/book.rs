@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -227,17 +228,30 @@ impl<M: Bits> Book<M> {
     }
 }
 
+/// A position a book build has just solved, and how far the build is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Solved<M> {
+    /// The position's symmetric key.
+    pub key: M,
+    /// Its score (a sign in a weak book).
+    pub score: i32,
+    /// Positions solved so far in this run, this one included.
+    pub done: usize,
+    /// Positions this run solves in all (those of the book's depth not already known).
+    pub to_solve: usize,
+}
+
 /// Builds the book `spec` describes, solving the positions at its depth in parallel on
 /// the current rayon pool (one solver with a `table_mb` MiB table per thread).
 ///
 /// `known` holds scores of positions at that depth (by symmetric key) from an interrupted
-/// build, which are not solved again; `solved` is called with each position solved now, its
-/// key and score, so that the caller can keep them for a later resume.
+/// build, which are not solved again; `solved` is called with each position solved now, so
+/// that the caller can keep them for a later resume and show the progress.
 pub fn build_book<M: Bits>(
     spec: &BookSpec,
     table_mb: usize,
     known: &HashMap<M, i32>,
-    solved: &(dyn Fn(M, i32) + Sync),
+    solved: &(dyn Fn(Solved<M>) + Sync),
 ) -> (Book<M>, BookStats) {
     let BookSpec {
         width,
@@ -248,6 +262,11 @@ pub fn build_book<M: Bits>(
     let geometry = Geometry::<M>::new(width, height);
     let levels = positions_by_stones(&geometry, depth);
     let deepest = levels.last().expect("level 0 exists");
+    let to_solve = deepest
+        .iter()
+        .filter(|p| !known.contains_key(&geometry.symmetric_key(p)))
+        .count();
+    let done = AtomicUsize::new(0);
     // One solver per thread, reused: rayon's `map_init` would make one per split, and a
     // table costs milliseconds to set up.
     let solvers: Mutex<Vec<Solver<M>>> = Mutex::new(Vec::new());
@@ -264,7 +283,12 @@ pub fn build_book<M: Bits>(
             if let Ok(mut stack) = solvers.lock() {
                 stack.push(solver);
             }
-            solved(key, score);
+            solved(Solved {
+                key,
+                score,
+                done: done.fetch_add(1, Ordering::Relaxed) + 1,
+                to_solve,
+            });
             (score, Some(nodes))
         })
         .collect();
