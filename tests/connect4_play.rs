@@ -63,6 +63,54 @@ fn a_scripted_game_ends_with_the_winner_and_a_log_that_validates() {
     );
 }
 
+#[test]
+fn perfect_players_with_a_weak_book_play_5x4_games_to_their_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("5x4-weak.book");
+    let log = dir.path().join("games.txt");
+    let size = ["--width", "5", "--height", "4"];
+    let mut args = vec!["connect4", "book", "--weak", "--depth", "6"];
+    args.extend(size);
+    args.extend(["-o", book.to_str().unwrap()]);
+    assert_eq!(run(&args).status.code(), Some(0));
+    // The empty 5×4 board is a draw: perfect players reach it whatever they choose among
+    // equal moves, with the book's signs for the opening and exact search beyond.
+    for seed in ["1", "2", "3"] {
+        let mut args = vec![
+            "connect4", "play", "--red", "perfect", "--yellow", "perfect",
+        ];
+        args.extend(size);
+        args.extend(["--seed", seed, "--book", book.to_str().unwrap()]);
+        args.extend(["--log", log.to_str().unwrap()]);
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(0));
+        let text = String::from_utf8(output.stdout).unwrap();
+        assert!(
+            text.trim_end().ends_with("Draw: the board is full."),
+            "{text}"
+        );
+    }
+    let mut args = vec!["connect4", "validate", log.to_str().unwrap()];
+    args.extend(size);
+    let output = run(&args);
+    assert_eq!(output.status.code(), Some(0));
+    let (header, rows) = parse_csv(&String::from_utf8(output.stdout).unwrap());
+    assert_eq!(rows.len(), 3);
+    assert!(rows
+        .iter()
+        .all(|row| cell(&header, row, "status") == "draw"));
+    // After 1 2, Red (to move) loses: inside the book Red can only resist, Yellow wins.
+    let mut args = vec![
+        "connect4", "play", "--red", "perfect", "--yellow", "perfect",
+    ];
+    args.extend(size);
+    args.extend(["--start", "12", "--book", book.to_str().unwrap()]);
+    let output = run(&args);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("Yellow wins with move"), "{text}");
+}
+
 /// Plays a game between two computer players; returns the winner (0 or 1) or `None`.
 fn computer_game(players: [Level; 2], seed: u64, opening: Vec<usize>) -> Option<usize> {
     let options = GameOptions {

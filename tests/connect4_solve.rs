@@ -534,7 +534,7 @@ fn an_interrupted_book_build_resumes_from_its_checkpoint() {
     let (checkpoint, known) = Checkpoint::open::<u64>(&partial, &spec).unwrap();
     assert!(known.is_empty());
     for &(key, score) in solved.iter().step_by(2) {
-        checkpoint.record(key, score);
+        checkpoint.record(key, score).unwrap();
     }
     checkpoint.finish().unwrap();
     let half = solved.len().div_ceil(2);

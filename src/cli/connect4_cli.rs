@@ -303,8 +303,12 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
             build_and_write::<u128>(&spec, &args, &checkpoint_path)
         }
     })?;
-    std::fs::remove_file(&checkpoint_path)
-        .with_context(|| format!("cannot remove {}", checkpoint_path.display()))?;
+    if let Err(e) = std::fs::remove_file(&checkpoint_path) {
+        eprintln!(
+            "warning: the book is written, but its checkpoint {} could not be removed: {e}",
+            checkpoint_path.display()
+        );
+    }
     let bytes = std::fs::metadata(&args.output)
         .map(|m| m.len())
         .unwrap_or(0);
@@ -331,7 +335,7 @@ fn build_and_write<M: connect4::solve::Bits>(
     args: &Connect4BookArgs,
     checkpoint_path: &Path,
 ) -> Result<connect4::solve::BookStats> {
-    use connect4::solve::{build_book, Checkpoint, Solved};
+    use connect4::solve::{build_book, Checkpoint, SolvedPosition};
     let (checkpoint, known) = Checkpoint::open::<M>(checkpoint_path, spec)?;
     if !known.is_empty() {
         eprintln!(
@@ -350,24 +354,34 @@ fn build_and_write<M: connect4::solve::Bits>(
         }
         bar
     });
-    let record = |solved: Solved<M>| {
-        checkpoint.record(solved.key, solved.score);
+    let record = |solved: SolvedPosition<M>| {
+        if let Err(e) = checkpoint.record(solved.key, solved.score) {
+            let warning = format!("warning: {e}; the build goes on, but cannot be resumed");
+            match &bar {
+                Some(bar) => bar.println(warning),
+                None => eprintln!("{warning}"),
+            }
+        }
         if let Some(bar) = &bar {
             bar.set_length(solved.to_solve as u64);
-            bar.set_position(solved.done as u64);
+            bar.inc(1);
         }
     };
     let (book, stats) = build_book::<M>(spec, args.table_mb, &known, &record);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    checkpoint.finish()?;
+    // The book first: a checkpoint that cannot be flushed must not cost the finished work.
     let mut out = io::BufWriter::new(
         File::create(&args.output)
             .with_context(|| format!("cannot create {}", args.output.display()))?,
     );
-    book.write(&mut out)?;
-    out.flush()?;
+    book.write(&mut out)
+        .and_then(|()| out.flush())
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    if let Err(e) = checkpoint.finish() {
+        eprintln!("warning: {e}");
+    }
     Ok(stats)
 }
 

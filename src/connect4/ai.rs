@@ -106,8 +106,9 @@ impl<M: Bits> Ai<M> {
 
     /// A perfect player that takes scores from `book` (for the same board) when it holds
     /// them. With a weak book (win, draw or loss only), the player picks among the moves
-    /// that keep the best result while the position's moves lead into the book, and plays
-    /// for the fastest win (or the slowest loss) beyond it. Other players ignore the book.
+    /// that keep the best result while the position's moves lead into the book (when every
+    /// move loses, among those that do not let the opponent win at once), and plays for the
+    /// fastest win (or the slowest loss) beyond it. Other players ignore the book.
     pub fn with_book(mut self, book: Arc<Book<M>>) -> Self {
         if let Some(solver) = &mut self.solver {
             if book.is_weak() {
@@ -153,7 +154,24 @@ impl<M: Bits> Ai<M> {
             Level::Perfect => {
                 let solver = self.solver.as_mut().expect("a perfect player has a solver");
                 let in_weak_book = p.moves() < self.weak_book_depth;
-                solver.analyze(p, in_weak_book).best_moves
+                let analysis = solver.analyze(p, in_weak_book);
+                if in_weak_book && analysis.score < 0 {
+                    // Every move loses, and a weak book cannot tell which loses slowest:
+                    // at least none that lets the opponent win at once.
+                    let safe = g.non_losing_moves(p);
+                    let resisting: Vec<usize> = open
+                        .iter()
+                        .copied()
+                        .filter(|&col| !(safe & g.column(col)).is_zero())
+                        .collect();
+                    if resisting.is_empty() {
+                        open
+                    } else {
+                        resisting
+                    }
+                } else {
+                    analysis.best_moves
+                }
             }
         };
         *best

@@ -9,7 +9,6 @@
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -59,7 +58,7 @@ pub struct Book<M> {
     scores: Vec<i8>,
 }
 
-/// Why a book cannot be read or used.
+/// Why a book cannot be read, used or built.
 #[derive(Debug, Error)]
 pub enum BookError {
     /// The file could not be read.
@@ -84,12 +83,20 @@ pub enum BookError {
     #[error("the book is corrupt: {0}")]
     Corrupt(String),
     /// A checkpoint of an interrupted build cannot be used.
-    #[error("checkpoint {path}: {reason}")]
+    #[error("checkpoint {}: {reason}", path.display())]
     Checkpoint {
         /// The checkpoint file.
-        path: String,
+        path: std::path::PathBuf,
         /// What is wrong with it.
         reason: String,
+    },
+    /// A checkpoint could not be read or written.
+    #[error("checkpoint {}: {source}", path.display())]
+    CheckpointIo {
+        /// The checkpoint file.
+        path: std::path::PathBuf,
+        /// The failure.
+        source: io::Error,
     },
 }
 
@@ -228,15 +235,13 @@ impl<M: Bits> Book<M> {
     }
 }
 
-/// A position a book build has just solved, and how far the build is.
+/// A position a book build has just solved, and how many the build solves in all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Solved<M> {
+pub struct SolvedPosition<M> {
     /// The position's symmetric key.
     pub key: M,
     /// Its score (a sign in a weak book).
     pub score: i32,
-    /// Positions solved so far in this run, this one included.
-    pub done: usize,
     /// Positions this run solves in all (those of the book's depth not already known).
     pub to_solve: usize,
 }
@@ -251,7 +256,7 @@ pub fn build_book<M: Bits>(
     spec: &BookSpec,
     table_mb: usize,
     known: &HashMap<M, i32>,
-    solved: &(dyn Fn(Solved<M>) + Sync),
+    solved: &(dyn Fn(SolvedPosition<M>) + Sync),
 ) -> (Book<M>, BookStats) {
     let BookSpec {
         width,
@@ -266,7 +271,6 @@ pub fn build_book<M: Bits>(
         .iter()
         .filter(|p| !known.contains_key(&geometry.symmetric_key(p)))
         .count();
-    let done = AtomicUsize::new(0);
     // One solver per thread, reused: rayon's `map_init` would make one per split, and a
     // table costs milliseconds to set up.
     let solvers: Mutex<Vec<Solver<M>>> = Mutex::new(Vec::new());
@@ -283,10 +287,9 @@ pub fn build_book<M: Bits>(
             if let Ok(mut stack) = solvers.lock() {
                 stack.push(solver);
             }
-            solved(Solved {
+            solved(SolvedPosition {
                 key,
                 score,
-                done: done.fetch_add(1, Ordering::Relaxed) + 1,
                 to_solve,
             });
             (score, Some(nodes))

@@ -3,12 +3,13 @@
 //!
 //! A text file: the line `puzzlebench connect4 book checkpoint: <spec>`, then one line per
 //! solved position, its symmetric key in hexadecimal and its score. Lines are written as
-//! positions are solved and flushed at most once a second; a last line cut short by an
-//! interruption is ignored on resume.
+//! positions are solved and flushed at most once a second (an interruption loses at most
+//! the last second's positions); a last line cut short by an interruption is dropped on
+//! resume.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -26,87 +27,107 @@ pub struct Checkpoint {
     writer: Mutex<Writer>,
 }
 
-/// The file and what went wrong with it, if anything.
+/// The file, when it was last flushed, and whether writing it has failed.
 #[derive(Debug)]
 struct Writer {
     out: BufWriter<File>,
     flushed: Instant,
-    error: Option<io::Error>,
+    failed: bool,
 }
 
 impl Checkpoint {
-    /// Opens the checkpoint at `path` for a build of `spec`, creating it if absent, and
-    /// returns the scores it already holds (by symmetric key).
+    /// Opens the checkpoint at `path` for a build of `spec`, creating it if absent (or
+    /// empty), and returns the scores it already holds (by symmetric key).
     pub fn open<M: Bits>(
         path: &Path,
         spec: &BookSpec,
     ) -> Result<(Self, HashMap<M, i32>), BookError> {
         let header = format!("puzzlebench connect4 book checkpoint: {spec}");
-        let fail = |reason: String| BookError::Checkpoint {
-            path: path.display().to_string(),
-            reason,
+        let io_error = |source| BookError::CheckpointIo {
+            path: path.to_path_buf(),
+            source,
         };
-        let mut known = HashMap::new();
-        let exists = path.exists();
-        if exists {
-            let text = std::fs::read(path)?;
-            known = parse(&text, &header, spec).map_err(fail)?;
-            // A last line cut short is dropped, so that the next line starts on its own.
-            let complete = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            if complete < text.len() {
-                OpenOptions::new()
-                    .write(true)
-                    .open(path)?
-                    .set_len(complete as u64)?;
-            }
-        }
-        let mut out = BufWriter::new(OpenOptions::new().create(true).append(true).open(path)?);
-        if !exists {
-            writeln!(out, "{header}")?;
-            out.flush()?;
+        let text = match std::fs::read(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(io_error(e)),
+        };
+        // Only complete lines count: a last line cut short by an interruption (its score
+        // may have lost digits and still parse) is dropped, from the file too.
+        let complete = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let known = if complete == 0 {
+            HashMap::new()
+        } else {
+            parse(&text[..complete], &header, spec).map_err(|reason| BookError::Checkpoint {
+                path: path.to_path_buf(),
+                reason,
+            })?
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .map_err(io_error)?;
+        file.set_len(complete as u64).map_err(io_error)?;
+        let mut out = BufWriter::new(file);
+        out.seek(SeekFrom::End(0)).map_err(io_error)?;
+        if complete == 0 {
+            writeln!(out, "{header}")
+                .and_then(|()| out.flush())
+                .map_err(io_error)?;
         }
         let checkpoint = Checkpoint {
             path: path.to_path_buf(),
             writer: Mutex::new(Writer {
                 out,
                 flushed: Instant::now(),
-                error: None,
+                failed: false,
             }),
         };
         Ok((checkpoint, known))
     }
 
-    /// Records a solved position. A write error is kept and returned by
-    /// [`finish`](Self::finish).
-    pub fn record<M: Bits>(&self, key: M, score: i32) {
+    /// Records a solved position. The first write that fails returns its error; the
+    /// checkpoint is then left as it was and later calls do nothing.
+    pub fn record<M: Bits>(&self, key: M, score: i32) -> Result<(), BookError> {
         let Ok(mut writer) = self.writer.lock() else {
-            return;
+            return Ok(());
         };
-        if writer.error.is_some() {
-            return;
+        if writer.failed {
+            return Ok(());
         }
         let mut result = writeln!(writer.out, "{:x} {score}", key.to_u128());
         if result.is_ok() && writer.flushed.elapsed() >= FLUSH_EVERY {
             result = writer.out.flush();
             writer.flushed = Instant::now();
         }
-        if let Err(e) = result {
-            writer.error = Some(e);
-        }
+        result.map_err(|source| {
+            writer.failed = true;
+            BookError::CheckpointIo {
+                path: self.path.clone(),
+                source,
+            }
+        })
     }
 
-    /// Writes what is left and closes the file; the first write error, if any.
+    /// Writes what is left and closes the file.
     pub fn finish(self) -> Result<(), BookError> {
-        let writer = self
-            .writer
-            .into_inner()
-            .map_err(|_| io::Error::other("a thread panicked while writing the checkpoint"))?;
-        if let Some(e) = writer.error {
-            return Err(e.into());
+        let path = self.path;
+        let io_error = |source| BookError::CheckpointIo {
+            path: path.clone(),
+            source,
+        };
+        let writer = self.writer.into_inner().map_err(|_| {
+            io_error(io::Error::other(
+                "a thread panicked while writing the checkpoint",
+            ))
+        })?;
+        if writer.failed {
+            return Ok(());
         }
         let mut out = writer.out;
-        out.flush()?;
-        Ok(())
+        out.flush().map_err(io_error)
     }
 
     /// The checkpoint's file.
@@ -115,9 +136,8 @@ impl Checkpoint {
     }
 }
 
-/// The scores a checkpoint's text holds, or why it cannot be used.
+/// The scores the complete lines of a checkpoint hold, or why it cannot be used.
 fn parse<M: Bits>(text: &[u8], header: &str, spec: &BookSpec) -> Result<HashMap<M, i32>, String> {
-    let complete = text.last() == Some(&b'\n');
     let mut lines = BufReader::new(text).lines();
     let first = lines
         .next()
@@ -129,38 +149,31 @@ fn parse<M: Bits>(text: &[u8], header: &str, spec: &BookSpec) -> Result<HashMap<
             "it is not a checkpoint of this build ({spec}): delete it to start afresh"
         ));
     }
-    let lines: Vec<String> = lines.collect::<Result<_, _>>().map_err(|e| e.to_string())?;
     let bound = if spec.weak {
         1
     } else {
         (spec.width * spec.height) as i32 / 2 + 1
     };
-    let key_bits = spec.width * (spec.height + 1);
-    let mut known = HashMap::with_capacity(lines.len());
-    for (i, line) in lines.iter().enumerate() {
-        let last = i + 1 == lines.len();
+    let key_bits = (spec.width * (spec.height + 1)) as u32;
+    let mut known = HashMap::new();
+    for (i, line) in lines.enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
         let entry = line.split_once(' ').and_then(|(key, score)| {
             let key = u128::from_str_radix(key, 16).ok()?;
             let score: i32 = score.parse().ok()?;
-            (key >> key_bits == 0 && score.abs() <= bound).then_some((key, score))
+            let fits = key.checked_shr(key_bits).unwrap_or(0) == 0;
+            (fits && score.abs() <= bound).then_some((key, score))
         });
-        match entry {
-            Some((key, score)) => {
-                // Two shifts of 32: a shift by 64 would overflow a `u64` key (whose high
-                // half is zero, as checked above).
-                let high = M::from_u64((key >> 64) as u64) << 32 << 32;
-                known.insert(high | M::from_u64(key as u64), score);
-            }
-            // Cut short by an interruption.
-            None if last && !complete => {}
-            None if line.is_empty() => {}
-            None => {
-                return Err(format!(
-                    "line {}: {line:?} is not `<hex key> <score>`",
-                    i + 2
-                ))
-            }
-        }
+        let Some((key, score)) = entry else {
+            return Err(format!(
+                "line {}: {line:?} is not `<hex key> <score>`",
+                i + 2
+            ));
+        };
+        // Two shifts of 32: a shift by 64 would overflow a `u64` key (whose high half is
+        // zero, as checked above).
+        let high = M::from_u64((key >> 64) as u64) << 32 << 32;
+        known.insert(high | M::from_u64(key as u64), score);
     }
     Ok(known)
 }
@@ -182,8 +195,8 @@ mod tests {
         let path = dir.path().join("book.partial");
         let (checkpoint, known) = Checkpoint::open::<u64>(&path, &SPEC).unwrap();
         assert!(known.is_empty());
-        checkpoint.record(0x1fu64, 1);
-        checkpoint.record(0x2au64, -1);
+        checkpoint.record(0x1fu64, 1).unwrap();
+        checkpoint.record(0x2au64, -1).unwrap();
         checkpoint.finish().unwrap();
         // An interruption in the middle of a line.
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
@@ -191,10 +204,49 @@ mod tests {
         drop(file);
         let (checkpoint, known) = Checkpoint::open::<u64>(&path, &SPEC).unwrap();
         assert_eq!(known, HashMap::from([(0x1f, 1), (0x2a, -1)]));
-        checkpoint.record(0x3bu64, 0);
+        checkpoint.record(0x3bu64, 0).unwrap();
         checkpoint.finish().unwrap();
         let (_, known) = Checkpoint::open::<u64>(&path, &SPEC).unwrap();
         assert_eq!(known, HashMap::from([(0x1f, 1), (0x2a, -1), (0x3b, 0)]));
+    }
+
+    #[test]
+    fn a_score_cut_short_is_not_taken_and_an_empty_file_starts_afresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.partial");
+        std::fs::write(&path, "").unwrap();
+        let exact = BookSpec {
+            weak: false,
+            ..SPEC
+        };
+        let (checkpoint, known) = Checkpoint::open::<u64>(&path, &exact).unwrap();
+        assert!(known.is_empty());
+        checkpoint.record(0x1fu64, 10).unwrap();
+        checkpoint.finish().unwrap();
+        // "3b 10" cut after its first digit would read as a score of 1.
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"3b 1").unwrap();
+        drop(file);
+        let (_, known) = Checkpoint::open::<u64>(&path, &exact).unwrap();
+        assert_eq!(known, HashMap::from([(0x1f, 10)]));
+    }
+
+    #[test]
+    fn keys_of_boards_with_128_bits_are_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.partial");
+        let spec = BookSpec {
+            width: 16,
+            height: 7,
+            depth: 2,
+            weak: true,
+        };
+        let key = (1u128 << 127) | 5;
+        let (checkpoint, _) = Checkpoint::open::<u128>(&path, &spec).unwrap();
+        checkpoint.record(key, -1).unwrap();
+        checkpoint.finish().unwrap();
+        let (_, known) = Checkpoint::open::<u128>(&path, &spec).unwrap();
+        assert_eq!(known, HashMap::from([(key, -1)]));
     }
 
     #[test]

@@ -19,7 +19,7 @@ mod position;
 mod search;
 mod table;
 
-pub use book::{build_book, Book, BookError, BookSpec, BookStats, Solved};
+pub use book::{build_book, Book, BookError, BookSpec, BookStats, SolvedPosition};
 pub use checkpoint::Checkpoint;
 pub use position::{Bits, Geometry, Position};
 pub use search::{Analysis, Solver};
