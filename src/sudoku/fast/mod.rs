@@ -17,7 +17,8 @@
 //! - naked singles (cells with one candidate left) and empty cells, for all 27 cells of a
 //!   band at once by counting candidates with bitwise adders over the nine digits;
 //! - when those are exhausted, locked candidates across bands (per digit and stack, the
-//!   same permutation table as within a band). Against hidden singles in columns alone,
+//!   same permutation table as within a band), while at least [`STACK_MIN_UNSOLVED`] cells
+//!   are unsolved. Against hidden singles in columns alone,
 //!   this took `17-clue` from 255,000 to 321,000 puzzles/s and `magictour-top1465` from
 //!   44,000 to 57,000 (guesses per puzzle 4.7 to 2.6 and 59 to 38).
 //!
@@ -51,6 +52,21 @@ struct State {
     /// [`stack_deductions`](Self::stack_deductions), which skips the other digits.
     stack_dirty: u32,
 }
+
+/// Locked candidates across bands are looked for only while at least this many cells are
+/// unsolved: in nearly solved grids they rarely remove anything and cost a pass over every
+/// changed digit. Measured against looking for them always (passes of each setting
+/// alternating in one process, one core): `serg-benchmark-multi` +8% puzzles/s, every other
+/// shared file within ±1% (28 together with [`MOST_CONNECTED_MIN_UNSOLVED`]; 24 and 36
+/// did no better).
+const STACK_MIN_UNSOLVED: u32 = 28;
+
+/// Below this many unsolved cells, the guess is the first cell with two candidates rather
+/// than the most connected one (see [`State::guess_cell`]): late in the search the choice
+/// saves few guesses, and finding the most connected cell costs a population count per
+/// two-candidate cell. Measured with [`STACK_MIN_UNSOLVED`] (above); taking the first cell
+/// below 40 unsolved cells instead, `17-clue` and the hard files lost 2-4%.
+const MOST_CONNECTED_MIN_UNSOLVED: u32 = 28;
 
 /// Why a state cannot lead to a solution.
 struct Contradiction;
@@ -134,6 +150,15 @@ impl State {
         let new = old & !cells;
         self.candidates[index] = new;
         *dirty |= u32::from(new != old) << index;
+    }
+
+    /// The number of cells whose digit is not known yet.
+    #[inline(always)]
+    fn unsolved(&self) -> u32 {
+        self.solved
+            .iter()
+            .map(|&solved| (!solved & BAND).count_ones())
+            .sum()
     }
 
     /// Whether every cell is solved.
@@ -249,7 +274,9 @@ impl State {
                 }
             }
             if dirty == 0 {
-                self.stack_deductions(&mut dirty)?;
+                if self.unsolved() >= STACK_MIN_UNSOLVED {
+                    self.stack_deductions(&mut dirty)?;
+                }
                 if dirty == 0 {
                     // The last pass found no single and changed nothing: `pairs` is exact.
                     return Ok(pairs);
@@ -297,7 +324,8 @@ impl State {
 
     /// The cell to guess on: among the cells with the fewest candidates (two, nearly
     /// always), the one that sees the most unsolved cells, whose guess therefore
-    /// propagates furthest.
+    /// propagates furthest (in nearly solved grids, the first; see
+    /// [`MOST_CONNECTED_MIN_UNSOLVED`]).
     ///
     /// Against the first cell with two candidates, that choice cut the guesses on
     /// `forum-hardest-1905-11plus` from 281 to 164 per puzzle (10,000 to 12,900
@@ -308,6 +336,10 @@ impl State {
     fn guess_cell(&self, pairs: [u32; 3]) -> (usize, u32) {
         let unsolved = self.solved.map(|solved| !solved & BAND);
         if pairs != [0; 3] {
+            if self.unsolved() < MOST_CONNECTED_MIN_UNSOLVED {
+                let band = pairs.iter().position(|&cells| cells != 0).unwrap_or(0) % 3;
+                return (band, pairs[band].trailing_zeros());
+            }
             return self.most_connected(pairs, unsolved);
         }
         // No cell of two candidates: per band, the cells with at least 2, 3 and 4
