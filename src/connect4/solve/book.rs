@@ -33,6 +33,28 @@ pub struct BookSpec {
     pub weak: bool,
 }
 
+impl BookSpec {
+    /// The largest score magnitude the book can hold: 1 in a weak book, else the fastest
+    /// win's score bound, cells / 2 + 1.
+    pub fn score_bound(&self) -> i32 {
+        if self.weak {
+            1
+        } else {
+            (self.width * self.height) as i32 / 2 + 1
+        }
+    }
+
+    /// Bits in a position's key: the board's `width × (height + 1)`.
+    pub fn key_bits(&self) -> u32 {
+        (self.width * (self.height + 1)) as u32
+    }
+
+    /// Bytes per key in the book file.
+    fn key_bytes(&self) -> usize {
+        self.key_bits().div_ceil(8) as usize
+    }
+}
+
 impl std::fmt::Display for BookSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -50,10 +72,7 @@ impl std::fmt::Display for BookSpec {
 /// stored once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Book<M> {
-    width: usize,
-    height: usize,
-    depth: u32,
-    weak: bool,
+    spec: BookSpec,
     keys: Vec<M>,
     scores: Vec<i8>,
 }
@@ -119,7 +138,7 @@ impl<M: Bits> Book<M> {
     /// in a weak book), if the book holds it.
     #[inline]
     pub fn get(&self, key: M, moves: u32) -> Option<i32> {
-        if moves > self.depth {
+        if moves > self.spec.depth {
             return None;
         }
         self.keys
@@ -130,12 +149,12 @@ impl<M: Bits> Book<M> {
 
     /// The deepest stone count the book covers.
     pub fn depth(&self) -> u32 {
-        self.depth
+        self.spec.depth
     }
 
     /// Whether the book holds only win, draw or loss (scores −1, 0 and 1).
     pub fn is_weak(&self) -> bool {
-        self.weak
+        self.spec.weak
     }
 
     /// Positions in the book.
@@ -148,21 +167,16 @@ impl<M: Bits> Book<M> {
         self.keys.is_empty()
     }
 
-    /// Bytes per key in the file: enough for the board's `width × (height + 1)` bits.
-    fn key_bytes(width: usize, height: usize) -> usize {
-        (width * (height + 1)).div_ceil(8)
-    }
-
     /// Writes the book in its file format.
     pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        let key_bytes = Self::key_bytes(self.width, self.height);
+        let key_bytes = self.spec.key_bytes();
         out.write_all(MAGIC)?;
         out.write_all(&[
             VERSION,
-            self.width as u8,
-            self.height as u8,
-            self.depth as u8,
-            u8::from(self.weak),
+            self.spec.width as u8,
+            self.spec.height as u8,
+            self.spec.depth as u8,
+            u8::from(self.spec.weak),
             key_bytes as u8,
         ])?;
         out.write_all(&(self.keys.len() as u64).to_le_bytes())?;
@@ -195,8 +209,14 @@ impl<M: Bits> Book<M> {
             1 => true,
             kind => return Err(BookError::Corrupt(format!("kind {kind}"))),
         };
+        let spec = BookSpec {
+            width,
+            height,
+            depth,
+            weak,
+        };
         let key_bytes = head[13] as usize;
-        if key_bytes != Self::key_bytes(width, height) {
+        if key_bytes != spec.key_bytes() {
             return Err(BookError::Corrupt(format!("{key_bytes}-byte keys")));
         }
         let count = u64::from_le_bytes(head[14..22].try_into().expect("8 bytes"));
@@ -218,20 +238,14 @@ impl<M: Bits> Book<M> {
         }
         let mut raw_scores = vec![0u8; count];
         input.read_exact(&mut raw_scores)?;
-        let cells = (width * height) as i32;
         let scores: Vec<i8> = raw_scores.into_iter().map(|b| b as i8).collect();
-        let bound = if weak { 1 } else { cells / 2 + 1 };
-        if scores.iter().any(|&s| i32::from(s).abs() > bound) {
+        if scores
+            .iter()
+            .any(|&s| i32::from(s).abs() > spec.score_bound())
+        {
             return Err(BookError::Corrupt("a score out of range".into()));
         }
-        Ok(Book {
-            width,
-            height,
-            depth,
-            weak,
-            keys,
-            scores,
-        })
+        Ok(Book { spec, keys, scores })
     }
 }
 
@@ -342,10 +356,7 @@ pub fn build_book<M: Bits>(
     all.sort_unstable_by_key(|&(key, _)| key);
     stats.positions = all.len();
     let book = Book {
-        width,
-        height,
-        depth,
-        weak,
+        spec: *spec,
         keys: all.iter().map(|&(key, _)| key).collect(),
         scores: all.iter().map(|&(_, score)| score as i8).collect(),
     };

@@ -149,12 +149,7 @@ fn parse<M: Bits>(text: &[u8], header: &str, spec: &BookSpec) -> Result<HashMap<
             "it is not a checkpoint of this build ({spec}): delete it to start afresh"
         ));
     }
-    let bound = if spec.weak {
-        1
-    } else {
-        (spec.width * spec.height) as i32 / 2 + 1
-    };
-    let key_bits = (spec.width * (spec.height + 1)) as u32;
+    let (bound, key_bits) = (spec.score_bound(), spec.key_bits());
     let mut known = HashMap::new();
     for (i, line) in lines.enumerate() {
         let line = line.map_err(|e| e.to_string())?;
