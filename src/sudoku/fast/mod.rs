@@ -13,7 +13,11 @@
 //!   digit solved in a row is then removed from its column in the other two bands and
 //!   from the other digits of its cell. Only the digit-bands that changed are revisited,
 //!   lowest first (a 27-bit dirty mask); sweeping all 27 words in a fixed order instead,
-//!   or taking the dirty ones in batches, was 10-30% slower on hard puzzles;
+//!   or taking the dirty ones in batches, was 10-30% slower on hard puzzles. Measured
+//!   again later, both versions in one process: an unrolled sweep that finds changed words
+//!   by comparing with a copy of the previous state (so clears need no change tracking)
+//!   gained 28% on `norvig-hardest` but lost 1.5-12% on every other file tried; also
+//!   removing each box's only column from the other bands on every update lost 7-24%;
 //! - naked singles (cells with one candidate left) and empty cells, for all 27 cells of a
 //!   band at once by counting candidates with bitwise adders over the nine digits;
 //! - when those are exhausted, locked candidates across bands (per digit and stack, the
