@@ -36,8 +36,8 @@
 mod tables;
 
 use tables::{
-    BAND, BAND_PEERS, BOX_CELLS, CELLS_KEPT, CELL_UNITS, DIGITS_TO_WORDS, MINIROWS_KEPT,
-    MINIROWS_OF_ROW, ROW_CELLS,
+    BAND, BAND_PEERS, BOX_CELLS, BYTES_OF_BITS, CELLS_KEPT, CELL_UNITS, DIGITS_TO_WORDS,
+    MINIROWS_KEPT, MINIROWS_OF_ROW, ROW_CELLS,
 };
 
 use super::{Grid, SearchResult};
@@ -412,18 +412,32 @@ impl State {
         })
     }
 
-    /// The solved grid's cell values, row-major.
-    fn values(&self) -> Vec<u8> {
-        let mut values = vec![0u8; 81];
-        for (index, &word) in self.candidates.iter().enumerate() {
-            let (digit, band) = (index / 3, index % 3);
-            let mut cells = word;
-            while cells != 0 {
-                values[27 * band + cells.trailing_zeros() as usize] = digit as u8 + 1;
-                cells &= cells - 1;
+    /// The solved grid.
+    ///
+    /// Per band, four bit planes of the cell values (a value's bit `k` is set in plane `k`
+    /// when the cell holds one of the digits with that bit), spread eight cells at a time
+    /// into eight bytes by a table: against walking each digit's cells one by one,
+    /// `kaggle-10k` +4%, `serg-benchmark-multi` and `17-clue` +2.5% (both versions in one
+    /// process, passes alternating).
+    fn solution(&self) -> Option<Grid> {
+        // Each band writes 32 bytes from its first cell; the last band's end at byte 86.
+        let mut values = [0u8; 86];
+        for band in 0..3 {
+            let word = |digit: usize| self.candidates[3 * digit + band];
+            let planes = [
+                word(0) | word(2) | word(4) | word(6) | word(8),
+                word(1) | word(2) | word(5) | word(6),
+                word(3) | word(4) | word(5) | word(6),
+                word(7) | word(8),
+            ];
+            for chunk in 0..4 {
+                let spread = |k: usize| BYTES_OF_BITS[(planes[k] >> (8 * chunk) & 0xFF) as usize];
+                let bytes = spread(0) | spread(1) << 1 | spread(2) << 2 | spread(3) << 3;
+                let start = 27 * band + 8 * chunk;
+                values[start..start + 8].copy_from_slice(&bytes.to_le_bytes());
             }
         }
-        values
+        Grid::from_slice(&values[..81])
     }
 }
 
@@ -446,7 +460,7 @@ impl Search {
             if state.is_solved() {
                 self.result.solutions += 1;
                 if self.result.first_solution.is_none() {
-                    self.result.first_solution = Grid::from_cells(state.values());
+                    self.result.first_solution = state.solution();
                 }
                 return self.result.solutions >= self.limit;
             }

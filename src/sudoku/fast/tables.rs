@@ -183,9 +183,34 @@ const fn band_peers() -> [u32; 27] {
     table
 }
 
+/// Bit `i` of the index moved to bit 0 of byte `i` (little-endian), for
+/// [`State::solution`](super::State::solution).
+pub(super) static BYTES_OF_BITS: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if bits >> i & 1 != 0 {
+                table[bits] |= 1 << (8 * i);
+            }
+            i += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bits_spread_to_bytes() {
+        assert_eq!(BYTES_OF_BITS[0], 0);
+        assert_eq!(BYTES_OF_BITS[0b1000_0001], 0x0100_0000_0000_0001);
+        assert_eq!(BYTES_OF_BITS[255], 0x0101_0101_0101_0101);
+    }
 
     #[test]
     fn minirows_of_a_row() {

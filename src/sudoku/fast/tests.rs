@@ -129,8 +129,7 @@ fn naked_singles_fill_the_grid() {
     let mut state = state(&line);
     state.propagate().ok().unwrap();
     assert!(state.is_solved());
-    let values: String = state.values().iter().map(|v| (b'0' + v) as char).collect();
-    assert_eq!(values, SEED2_SOLUTION);
+    assert_eq!(state.solution().unwrap().to_line(), SEED2_SOLUTION);
 }
 
 #[test]
