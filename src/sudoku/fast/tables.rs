@@ -55,17 +55,22 @@ pub(super) static DIGITS_TO_WORDS: [u32; 512] = {
     let mut table = [0u32; 512];
     let mut digits = 0;
     while digits < 512 {
-        let mut d = 0;
-        while d < 9 {
-            if digits & (1 << d) != 0 {
-                table[digits] |= 1 << (3 * d);
-            }
-            d += 1;
-        }
+        table[digits] = spread_bits(digits as u64, 9, 3) as u32;
         digits += 1;
     }
     table
 };
+
+/// The low `count` bits of `bits`, bit `i` moved to bit `stride * i`.
+const fn spread_bits(bits: u64, count: u32, stride: u32) -> u64 {
+    let mut spread = 0;
+    let mut i = 0;
+    while i < count {
+        spread |= (bits >> i & 1) << (stride * i);
+        i += 1;
+    }
+    spread
+}
 
 /// For a 3-bit mask of a band's rows: their cells.
 pub(super) static ROW_CELLS: [u32; 8] = unit_cells(0x1FF, 9);
@@ -189,13 +194,7 @@ pub(super) static BYTES_OF_BITS: [u64; 256] = {
     let mut table = [0u64; 256];
     let mut bits = 0;
     while bits < 256 {
-        let mut i = 0;
-        while i < 8 {
-            if bits >> i & 1 != 0 {
-                table[bits] |= 1 << (8 * i);
-            }
-            i += 1;
-        }
+        table[bits] = spread_bits(bits as u64, 8, 8);
         bits += 1;
     }
     table
