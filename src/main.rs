@@ -14,10 +14,26 @@ fn main() -> ExitCode {
                 // The reader of our output went away (`| head`): nothing left to say.
                 return ExitCode::SUCCESS;
             }
-            eprintln!("puzzlebench: {error:#}");
+            eprintln!("puzzlebench: {}", message(&error));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes, joined by `: `, leaving out a cause whose text the message
+/// already holds (a library error that quotes its source).
+fn message(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&part);
+        }
+    }
+    text
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

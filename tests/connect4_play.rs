@@ -64,6 +64,55 @@ fn a_scripted_game_ends_with_the_winner_and_a_log_that_validates() {
 }
 
 #[test]
+fn input_ending_mid_game_bad_logs_and_table_sizes_are_reported() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = common::puzzlebench()
+        .args(["connect4", "play", "--red", "human", "--yellow", "human"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"4\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.trim_end()
+            .ends_with("The input ended: game abandoned after 1 move."),
+        "{text}"
+    );
+    // A log that cannot be written stops the command before the first move.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("no-such-folder").join("games.txt");
+    let output = run(&[
+        "connect4",
+        "play",
+        "--red",
+        "random",
+        "--yellow",
+        "random",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = String::from_utf8(output.stderr).unwrap();
+    assert!(message.contains("cannot open the log"), "{message}");
+    for command in [&["play"][..], &["book", "--depth", "2", "-o", "x.book"]] {
+        for size in ["0", "100000000"] {
+            let mut args = vec!["connect4"];
+            args.extend(command);
+            args.extend(["--table-mb", size]);
+            let output = run(&args);
+            assert_eq!(output.status.code(), Some(2), "{args:?}");
+            let message = String::from_utf8(output.stderr).unwrap();
+            assert!(message.contains("from 1 to 65536"), "{message}");
+        }
+    }
+}
+
+#[test]
 fn perfect_players_with_a_weak_book_play_5x4_games_to_their_values() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("5x4-weak.book");
@@ -119,6 +168,7 @@ fn computer_game(players: [Level; 2], seed: u64, opening: Vec<usize>) -> Option<
         players: players.map(PlayerKind::Computer),
         seed,
         colour: false,
+        announce_thinking: false,
         table_mb: 16,
         opening,
     };
@@ -127,7 +177,7 @@ fn computer_game(players: [Level; 2], seed: u64, opening: Vec<usize>) -> Option<
     match record.end {
         GameEnd::Win { player, .. } => Some(player),
         GameEnd::Draw => None,
-        GameEnd::Quit => panic!("computer players never quit"),
+        GameEnd::Quit | GameEnd::InputEnded => panic!("computer players never quit"),
     }
 }
 

@@ -325,7 +325,7 @@ fn bad_positions_say_what_and_where() {
         errors[5],
         (
             "error",
-            "\"x\" after the moves is neither a score nor win, loss or draw"
+            "\"x\" at column 6 is neither a score nor win, loss or draw"
         )
     );
     assert_eq!(
@@ -448,6 +448,24 @@ fn a_book_gives_the_same_scores_as_the_search() {
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("the book is for a 5×4 board, not 7×6")
     );
+    // A truncated book says so, once, and how far it goes.
+    let bytes = std::fs::read(&book).unwrap();
+    let truncated = dir.path().join("truncated.book");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 1]).unwrap();
+    let mut args = vec!["connect4", "solve", "--width", "5", "--height", "4"];
+    args.extend([
+        "--book",
+        truncated.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    let output = run(&args);
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8(output.stderr).unwrap();
+    let expected = format!(
+        "the file ends after {} bytes, inside the book's scores (truncated, or not a book)",
+        bytes.len() - 1
+    );
+    assert_eq!(message.matches(&expected).count(), 1, "{message}");
 }
 
 #[test]

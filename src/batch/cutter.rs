@@ -17,6 +17,9 @@ const MIN_READ: usize = 4 << 10;
 const MAX_READ: usize = 1 << 20;
 /// Bytes per record assumed before any record has been seen.
 const FIRST_RECORD_BYTES: usize = 128;
+/// The byte order mark some editors put at the start of a UTF-8 file: not part of the
+/// first record.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// Consecutive whole records of one input, as raw bytes.
 #[derive(Debug)]
@@ -46,6 +49,8 @@ pub(crate) struct ChunkCutter {
     size: Option<u64>,
     /// An empty buffer to hold the bytes after the next cut.
     spare: Vec<u8>,
+    /// Whether the input's start was checked for a byte order mark.
+    started: bool,
 }
 
 impl ChunkCutter {
@@ -65,6 +70,7 @@ impl ChunkCutter {
             records_out: 0,
             size,
             spare: Vec::new(),
+            started: false,
         }
     }
 
@@ -93,6 +99,15 @@ impl ChunkCutter {
     /// The next chunk of `records` records (fewer at the end of the input), `None` when no
     /// record is left. Blank and `#` lines after the last record are not handed out.
     pub(crate) fn next_chunk(&mut self, records: u64) -> io::Result<Option<RawChunk>> {
+        if !self.started {
+            self.started = true;
+            while self.buffer.len() < BYTE_ORDER_MARK.len() && !self.at_end {
+                self.fill(MIN_READ)?;
+            }
+            if self.buffer.starts_with(BYTE_ORDER_MARK) {
+                self.buffer.drain(..BYTE_ORDER_MARK.len());
+            }
+        }
         let wanted = records.max(1);
         let mut found = 0u64;
         let mut lines = 0u64;
@@ -231,6 +246,23 @@ mod tests {
                     ("a\n\n# c\nb\r\n".to_string(), 1, 2),
                     ("c\nd".to_string(), 5, 2)
                 ],
+                "step {step}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_dropped() {
+        for step in [1, 2, 4096] {
+            let chunks = cut_all(
+                b"\xEF\xBB\xBFa\nb\xEF\xBB\xBF\n",
+                InputFormat::Lines,
+                1,
+                step,
+            );
+            assert_eq!(
+                summary(&chunks),
+                vec![("a\n".to_string(), 1, 1), ("b\u{feff}\n".to_string(), 2, 1)],
                 "step {step}"
             );
         }

@@ -30,6 +30,8 @@ pub enum Value {
     Text(String),
     /// A whole number.
     Int(u64),
+    /// A whole number that may be negative (a score).
+    Signed(i64),
     /// A measurement, written with one decimal (e.g. microseconds).
     Float(f64),
 }
@@ -41,6 +43,7 @@ impl Value {
             Value::Empty => String::new(),
             Value::Text(text) => text.clone(),
             Value::Int(n) => n.to_string(),
+            Value::Signed(n) => n.to_string(),
             Value::Float(x) => format!("{x:.1}"),
         }
     }

@@ -80,7 +80,7 @@ pub(super) struct Connect4PlayArgs {
     colour: ColourArg,
     /// Transposition table of a perfect player, in MiB at most (searches start at 1 MiB and
     /// double it as they grow).
-    #[arg(long, default_value_t = 64, value_name = "MB")]
+    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = parse_table_mb)]
     table_mb: usize,
     /// Start from the position after these moves (column digits), e.g. `4453`.
     #[arg(long, value_name = "MOVES")]
@@ -109,7 +109,7 @@ pub(super) struct Connect4BookArgs {
     threads: usize,
     /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB
     /// and doubles it as it grows).
-    #[arg(long, default_value_t = 64, value_name = "MB")]
+    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = parse_table_mb)]
     table_mb: usize,
 }
 
@@ -203,7 +203,7 @@ pub(super) struct Connect4SolveArgs {
     weak: bool,
     /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB
     /// and doubles it as it grows).
-    #[arg(long, default_value_t = 64, value_name = "MB")]
+    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = parse_table_mb)]
     table_mb: usize,
     /// Opening book made by `connect4 book` for the same board.
     #[arg(long, value_name = "FILE")]
@@ -217,6 +217,16 @@ pub(super) struct Connect4SolveArgs {
 
 /// The largest transposition table per thread, MiB.
 const MAX_TABLE_MB: usize = 65_536;
+
+/// A `--table-mb` value: 1 to [`MAX_TABLE_MB`].
+fn parse_table_mb(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(mb) if (1..=MAX_TABLE_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!(
+            "expected a whole number of MiB from 1 to {MAX_TABLE_MB}"
+        )),
+    }
+}
 
 /// Reads the book at `path` for the board.
 fn read_book(
@@ -244,12 +254,6 @@ fn read_book(
 pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
     let (width, height) = (args.board.width, args.board.height);
     let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
-    if !(1..=MAX_TABLE_MB).contains(&args.table_mb) {
-        bail!(
-            "--table-mb goes from 1 to {MAX_TABLE_MB}, not {}",
-            args.table_mb
-        );
-    }
     let book = match &args.book {
         Some(path) => Some(read_book(path, width, height, fits_u64)?),
         None => None,
@@ -280,6 +284,25 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
         bail!(
             "--depth must be below the number of cells ({})",
             width * height
+        );
+    }
+    // Checked before the build, which can take hours: its checkpoint is named after the
+    // output, so a build cannot be resumed under another name.
+    if args.output.is_dir() {
+        bail!(
+            "cannot write the book to {}: it is a directory",
+            args.output.display()
+        );
+    }
+    let folder = match args.output.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        bail!(
+            "cannot write the book to {}: there is no folder {}",
+            args.output.display(),
+            folder.display()
         );
     }
     let spec = BookSpec {
@@ -390,7 +413,7 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
     let (width, height) = (args.board.width, args.board.height);
     let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
     let colour = match args.colour {
-        ColourArg::Auto => io::stdout().is_terminal(),
+        ColourArg::Auto => io::stdout().is_terminal() && terminal_wants_colour(),
         ColourArg::Always => true,
         ColourArg::Never => false,
     };
@@ -408,11 +431,24 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
         players: [args.red, args.yellow],
         seed: args.seed,
         colour,
-        table_mb: args.table_mb.clamp(1, MAX_TABLE_MB),
+        announce_thinking: io::stdout().is_terminal(),
+        table_mb: args.table_mb,
         opening,
     };
     let book = match &args.book {
         Some(path) => Some(read_book(path, width, height, fits_u64)?),
+        None => None,
+    };
+    // The log is opened before the game, so that a path that cannot be written does not
+    // cost a game played to its end.
+    let log = match &args.log {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open the log {}", path.display()))?,
+        ),
         None => None,
     };
     let stdin = io::stdin();
@@ -420,27 +456,38 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     let record = match book {
         Some(connect4::AnyBook::Narrow(book)) => {
-            play_game::<u64>(&options, Some(book), &mut input, &mut out)?
+            play_game::<u64>(&options, Some(book), &mut input, &mut out)
         }
         Some(connect4::AnyBook::Wide(book)) => {
-            play_game::<u128>(&options, Some(book), &mut input, &mut out)?
+            play_game::<u128>(&options, Some(book), &mut input, &mut out)
         }
-        None if fits_u64 => play_game::<u64>(&options, None, &mut input, &mut out)?,
-        None => play_game::<u128>(&options, None, &mut input, &mut out)?,
-    };
+        None if fits_u64 => play_game::<u64>(&options, None, &mut input, &mut out),
+        None => play_game::<u128>(&options, None, &mut input, &mut out),
+    }
+    .map_err(|error| match error {
+        connect4::play::PlayError::Opening(why) => anyhow::anyhow!("--start: {why}"),
+        other => other.into(),
+    })?;
     out.flush()?;
-    if let Some(path) = &args.log {
+    if let (Some(mut log), Some(path)) = (log, &args.log) {
         if !record.moves.is_empty() {
-            let mut log = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open the log {}", path.display()))?;
             writeln!(log, "{}", record.digits(width))
                 .with_context(|| format!("cannot write the log {}", path.display()))?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // A scripted game whose moves ran out is not a finished game.
+    Ok(match record.end {
+        connect4::play::GameEnd::InputEnded => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+/// Whether the environment allows colour on a terminal: no `NO_COLOR` (see no-color.org)
+/// and a `TERM` other than `dumb`.
+fn terminal_wants_colour() -> bool {
+    let no_colour = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+    let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
+    !no_colour && !dumb
 }
 
 pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> {

@@ -30,6 +30,9 @@ pub struct GameOptions {
     pub seed: u64,
     /// Draw the discs with ANSI colours (else plain characters).
     pub colour: bool,
+    /// Say when a computer player starts thinking (for a person watching: a perfect
+    /// player's search can take seconds).
+    pub announce_thinking: bool,
     /// Transposition table of a perfect player, MiB.
     pub table_mb: usize,
     /// Moves (1-based columns) already played when the game starts.
@@ -60,8 +63,10 @@ pub enum GameEnd {
     },
     /// The board filled up.
     Draw,
-    /// The input ended (or `q` was typed) before the game did.
+    /// A human typed `q`.
     Quit,
+    /// The input ended before the game did.
+    InputEnded,
 }
 
 /// A game played: its moves (1-based columns) and how it ended.
@@ -127,6 +132,10 @@ pub fn play_game<M: Bits>(
         let player = moves.len() % 2;
         let col = match &mut ais[player] {
             Some(ai) => {
+                if options.announce_thinking {
+                    writeln!(out, "{} ({}) is thinking…", NAMES[player], ai.level())?;
+                    out.flush()?;
+                }
                 let col = ai.choose(&position);
                 writeln!(
                     out,
@@ -144,12 +153,15 @@ pub fn play_game<M: Bits>(
                     draw(out, options, &moves, &[])?;
                     continue;
                 }
-                Asked::Quit => {
-                    writeln!(out, "Game abandoned after {} moves.", moves.len())?;
-                    return Ok(GameRecord {
-                        moves,
-                        end: GameEnd::Quit,
-                    });
+                asked @ (Asked::Quit | Asked::InputEnded) => {
+                    let (end, why) = match asked {
+                        Asked::Quit => (GameEnd::Quit, "Game abandoned"),
+                        _ => (GameEnd::InputEnded, "The input ended: game abandoned"),
+                    };
+                    let count = moves.len();
+                    let plural = if count == 1 { "" } else { "s" };
+                    writeln!(out, "{why} after {count} move{plural}.")?;
+                    return Ok(GameRecord { moves, end });
                 }
             },
         };
@@ -183,10 +195,12 @@ pub fn play_game<M: Bits>(
 }
 
 /// What a human typed.
+#[derive(Clone, Copy)]
 enum Asked {
     Column(usize),
     Undo,
     Quit,
+    InputEnded,
 }
 
 /// Asks the human to move until the answer is a playable column, `u` or `q`.
@@ -202,13 +216,15 @@ fn ask_move<M: Bits>(
         write!(
             out,
             "{} ({}), your move [1-{}, u = undo, q = quit]: ",
-            NAMES[player], PLAIN[player], options.width
+            NAMES[player],
+            disc(player, options.colour),
+            options.width
         )?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
             writeln!(out)?;
-            return Ok(Asked::Quit);
+            return Ok(Asked::InputEnded);
         }
         let answer = line.trim();
         match answer {
@@ -315,6 +331,18 @@ fn draw(
     out.write_all(text.as_bytes())
 }
 
+/// A player's disc as the board shows it.
+fn disc(player: usize, colour: bool) -> String {
+    if colour {
+        format!("\x1b[1;{}m●\x1b[0m", FOREGROUND[player])
+    } else {
+        PLAIN[player].to_string()
+    }
+}
+
+/// The ANSI foreground colours of Red and Yellow.
+const FOREGROUND: [&str; 2] = ["31", "33"];
+
 /// One cell, three characters wide: a disc, or `.` when empty; a winning disc is bracketed
 /// (plain) or drawn on a white background (colour).
 fn cell_text(owner: Option<usize>, marked: bool, colour: bool) -> String {
@@ -323,9 +351,8 @@ fn cell_text(owner: Option<usize>, marked: bool, colour: bool) -> String {
         (Some(p), false) if marked => format!("[{}]", PLAIN[p]),
         (Some(p), false) => format!(" {} ", PLAIN[p]),
         (Some(p), true) => {
-            let fg = if p == 0 { "31" } else { "33" };
             let bg = if marked { ";47" } else { "" };
-            format!("\x1b[1;{fg}{bg}m ● \x1b[0m")
+            format!("\x1b[1;{}{bg}m ● \x1b[0m", FOREGROUND[p])
         }
     }
 }

@@ -77,7 +77,26 @@ struct Request {
     expected: Option<Expected>,
 }
 
-fn parse_request(tokens: &[&str]) -> Result<Request, String> {
+/// Where a token of a record starts, for messages.
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    /// 1-based character column of a line.
+    Column(usize),
+    /// 1-based field of a CSV row.
+    Field(usize),
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Column(column) => write!(f, "column {column}"),
+            Place::Field(field) => write!(f, "field {field}"),
+        }
+    }
+}
+
+/// Reads a record's tokens (`places[i]` is where token `i` starts).
+fn parse_request(tokens: &[&str], places: &[Place]) -> Result<Request, String> {
     let (&moves, rest) = tokens.split_first().ok_or("the line has no moves")?;
     let columns = if moves == "-" {
         Vec::new()
@@ -99,20 +118,20 @@ fn parse_request(tokens: &[&str]) -> Result<Request, String> {
             (_, Some(result)) => (None, Some(Expected::FirstPlayer(result))),
             _ => {
                 return Err(format!(
-                    "{one:?} after the moves is neither a score nor win, loss or draw"
+                    "{one:?} at {} is neither a score nor win, loss or draw",
+                    places[1]
                 ))
             }
         },
         [board, one] => match label(one) {
             Some(result) => (Some(board.to_string()), Some(Expected::FirstPlayer(result))),
-            None => return Err(format!("{one:?} is not win, loss or draw")),
+            None => return Err(format!("{one:?} at {} is not win, loss or draw", places[2])),
         },
-        _ => {
-            return Err(format!(
-                "{} fields; expected <moves> [<score>] or <moves> [<board>] <label>",
-                tokens.len()
-            ))
-        }
+        _ => return Err(format!(
+            "{} fields (the fourth at {}); expected <moves> [<score>] or <moves> [<board>] <label>",
+            tokens.len(),
+            places[3]
+        )),
     };
     Ok(Request {
         columns,
@@ -181,7 +200,7 @@ impl SolveJob {
             if self.weak {
                 Value::Empty
             } else {
-                Value::Text(score.to_string())
+                Value::Signed(i64::from(score))
             },
             match best {
                 Some(best) => Value::Text(
@@ -290,12 +309,23 @@ impl Job for SolveJob {
         _layout: &(),
         record: &Record,
     ) -> Result<Outcome, String> {
-        let tokens: Vec<&str> = match &record.content {
-            RecordContent::Line(text) => text.split_whitespace().collect(),
-            RecordContent::Fields(fields) => fields.iter().map(|f| f.trim()).collect(),
+        let (tokens, places): (Vec<&str>, Vec<Place>) = match &record.content {
+            RecordContent::Line(text) => text
+                .split_whitespace()
+                .map(|token| {
+                    // Tokens are slices of the line: their distance from its start.
+                    let offset = token.as_ptr() as usize - text.as_ptr() as usize;
+                    (token, Place::Column(text[..offset].chars().count() + 1))
+                })
+                .unzip(),
+            RecordContent::Fields(fields) => fields
+                .iter()
+                .enumerate()
+                .map(|(i, field)| (field.trim(), Place::Field(i + 1)))
+                .unzip(),
             RecordContent::Unreadable(message) => return Err(message.clone()),
         };
-        let result = parse_request(&tokens).and_then(|request| match worker {
+        let result = parse_request(&tokens, &places).and_then(|request| match worker {
             SolveWorker::Narrow(solver) => self.solve(solver, &request),
             SolveWorker::Wide(solver) => self.solve(solver, &request),
         });

@@ -68,6 +68,9 @@ impl RowFormatter for CsvFormat {
                 Value::Int(n) => {
                     let _ = write!(out, "{n}");
                 }
+                Value::Signed(n) => {
+                    let _ = write!(out, "{n}");
+                }
                 Value::Float(x) => {
                     let _ = write!(out, "{x:.1}");
                 }
@@ -155,6 +158,9 @@ impl RowFormatter for JsonlFormat {
                     let _ = serde_json::to_writer(&mut *out, text);
                 }
                 Value::Int(n) => {
+                    let _ = write!(out, "{n}");
+                }
+                Value::Signed(n) => {
                     let _ = write!(out, "{n}");
                 }
                 Value::Float(x) if x.is_finite() => {

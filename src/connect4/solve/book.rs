@@ -86,6 +86,16 @@ pub enum BookError {
     /// The file is not a book.
     #[error("not a puzzlebench Connect Four book (bad magic or version)")]
     Format,
+    /// The file ends before the book does.
+    #[error(
+        "the file ends after {got} bytes, inside the book's {part} (truncated, or not a book)"
+    )]
+    Truncated {
+        /// The bytes read in all.
+        got: u64,
+        /// What was being read.
+        part: &'static str,
+    },
     /// The book is for another board.
     #[error("the book is for a {book_width}×{book_height} board, not {width}×{height}")]
     Size {
@@ -189,8 +199,8 @@ impl<M: Bits> Book<M> {
 
     /// Reads a book for a `width × height` board.
     pub fn read(input: &mut impl Read, width: usize, height: usize) -> Result<Self, BookError> {
-        let mut head = [0u8; 22];
-        input.read_exact(&mut head)?;
+        let mut read = 0;
+        let head = read_part(input, 22, "header", &mut read)?;
         if &head[..8] != MAGIC || head[8] != VERSION {
             return Err(BookError::Format);
         }
@@ -222,8 +232,10 @@ impl<M: Bits> Book<M> {
         let count = u64::from_le_bytes(head[14..22].try_into().expect("8 bytes"));
         let count =
             usize::try_from(count).map_err(|_| BookError::Corrupt(format!("{count} positions")))?;
-        let mut raw = vec![0u8; count * key_bytes];
-        input.read_exact(&mut raw)?;
+        let key_length = count
+            .checked_mul(key_bytes)
+            .ok_or_else(|| BookError::Corrupt(format!("{count} positions")))?;
+        let raw = read_part(input, key_length, "keys", &mut read)?;
         let keys: Vec<M> = raw
             .chunks_exact(key_bytes)
             .map(|bytes| {
@@ -236,8 +248,7 @@ impl<M: Bits> Book<M> {
         if keys.windows(2).any(|w| w[0] >= w[1]) {
             return Err(BookError::Corrupt("keys out of order".into()));
         }
-        let mut raw_scores = vec![0u8; count];
-        input.read_exact(&mut raw_scores)?;
+        let raw_scores = read_part(input, count, "scores", &mut read)?;
         let scores: Vec<i8> = raw_scores.into_iter().map(|b| b as i8).collect();
         if scores
             .iter()
@@ -247,6 +258,24 @@ impl<M: Bits> Book<M> {
         }
         Ok(Book { spec, keys, scores })
     }
+}
+
+/// Reads the next `len` bytes of a book (its `part`), `read` counting the bytes so far.
+/// The buffer grows with what the file holds, so a corrupt length cannot ask for more
+/// memory than the file's size.
+fn read_part(
+    input: &mut impl Read,
+    len: usize,
+    part: &'static str,
+    read: &mut u64,
+) -> Result<Vec<u8>, BookError> {
+    let mut bytes = Vec::new();
+    input.by_ref().take(len as u64).read_to_end(&mut bytes)?;
+    *read += bytes.len() as u64;
+    if bytes.len() < len {
+        return Err(BookError::Truncated { got: *read, part });
+    }
+    Ok(bytes)
 }
 
 /// A position a book build has just solved, and how many the build solves in all.

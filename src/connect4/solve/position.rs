@@ -10,9 +10,11 @@ use std::ops::{Add, Not, Sub};
 
 use crate::connect4::{Mask, MAX_SIDE};
 
-/// The mask operations the search needs beyond [`Mask`]'s.
+/// The mask operations the search needs beyond [`Mask`]'s. Implemented for `u64` and
+/// `u128` only (sealed): the transposition table relies on all-zero bytes being a value.
 pub trait Bits:
-    Mask
+    sealed::Sealed
+    + Mask
     + Ord
     + std::hash::Hash
     + Send
@@ -30,6 +32,14 @@ pub trait Bits:
     fn low_u64(self) -> u64;
     /// From the low bits of a `u64`.
     fn from_u64(value: u64) -> Self;
+}
+
+/// Keeps [`Bits`] to the types listed here.
+mod sealed {
+    /// Implemented by `u64` and `u128` only.
+    pub trait Sealed {}
+    impl Sealed for u64 {}
+    impl Sealed for u128 {}
 }
 
 impl Bits for u64 {

@@ -44,14 +44,25 @@ const START_BITS: u32 = 17;
 
 impl<M: Bits> Table<M> {
     /// A table taking at most about `megabytes` MiB (at least 2¹⁴ entries), a power of two
-    /// of entries, of which a search starts using the first 2¹⁷ (or all if fewer).
+    /// of entries, of which a search starts using the first 2¹⁷ (or all if fewer). If the
+    /// system cannot give that much address space, the table is halved until it can: a
+    /// smaller table only costs time.
     pub fn new(megabytes: usize) -> Self {
-        let wanted = ((megabytes << 20) / std::mem::size_of::<M>()).max(1 << FLOOR_BITS);
-        let max_bits = usize::BITS - 1 - wanted.leading_zeros();
-        let size = 1usize << max_bits;
+        let wanted =
+            (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<M>()).max(1 << FLOOR_BITS);
+        let mut max_bits = usize::BITS - 1 - wanted.leading_zeros();
         let per_huge_page = HUGE_PAGE / std::mem::size_of::<M>();
-        // Zeroed by the system as pages are first touched (a fresh mapping is not written).
-        let mut entries: Vec<M> = vec![M::default(); size + per_huge_page];
+        let mut entries = loop {
+            match zeroed_entries::<M>((1usize << max_bits) + per_huge_page) {
+                Some(entries) => break entries,
+                None if max_bits > FLOOR_BITS => max_bits -= 1,
+                None => std::alloc::handle_alloc_error(
+                    std::alloc::Layout::array::<M>((1 << max_bits) + per_huge_page)
+                        .expect("a small table's layout"),
+                ),
+            }
+        };
+        let size = 1usize << max_bits;
         let start = entries.as_ptr() as usize;
         let offset = (start.next_multiple_of(HUGE_PAGE) - start) / std::mem::size_of::<M>();
         advise_huge_pages(
@@ -161,6 +172,23 @@ impl<M: Bits> Table<M> {
             Some(&entry) if entry ^ tag < M::from_u64(256) => entry.low_u64() as u8,
             _ => 0,
         }
+    }
+}
+
+/// `len` zero entries, or `None` if the allocation fails. The memory comes zeroed from
+/// the system, which maps fresh pages as they are first touched, so a large table costs
+/// nothing until the search uses it; `vec![0; len]` does the same but aborts the process
+/// when the system refuses (a `--table-mb` beyond the machine's memory).
+fn zeroed_entries<M: Bits>(len: usize) -> Option<Vec<M>> {
+    let layout = std::alloc::Layout::array::<M>(len).ok()?;
+    // SAFETY: the layout is not zero-sized (`len` ≥ 2¹⁴ entries of 8 or 16 bytes). A
+    // non-null pointer is an allocation of the global allocator with exactly the layout a
+    // `Vec<M>` of capacity `len` uses, so the vector may own and free it; its `len`
+    // elements are initialised, because `Bits` is implemented only for `u64` and `u128`,
+    // for which all-zero bytes are the value zero.
+    unsafe {
+        let pointer = std::alloc::alloc_zeroed(layout).cast::<M>();
+        (!pointer.is_null()).then(|| Vec::from_raw_parts(pointer, len, len))
     }
 }
 
