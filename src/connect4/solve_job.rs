@@ -127,11 +127,14 @@ fn parse_request(tokens: &[&str], places: &[Place]) -> Result<Request, String> {
             Some(result) => (Some(board.to_string()), Some(Expected::FirstPlayer(result))),
             None => return Err(format!("{one:?} at {} is not win, loss or draw", places[2])),
         },
-        _ => return Err(format!(
-            "{} fields (the fourth at {}); expected <moves> [<score>] or <moves> [<board>] <label>",
-            tokens.len(),
-            places[3]
-        )),
+        _ => {
+            let expected = "expected <moves> [<score>] or <moves> [<board>] <label>";
+            let count = tokens.len();
+            return Err(format!(
+                "{count} fields (the fourth at {}); {expected}",
+                places[3]
+            ));
+        }
     };
     Ok(Request {
         columns,
