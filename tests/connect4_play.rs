@@ -4,12 +4,14 @@
 mod common;
 
 use std::io;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use common::{cell, corpora, parse_csv, run};
 use puzzlebench::connect4::ai::Level;
 use puzzlebench::connect4::play::{play_game, GameEnd, GameOptions, PlayerKind};
+use puzzlebench::connect4::solve::Book;
 
 #[test]
 fn a_scripted_game_ends_with_the_winner_and_a_log_that_validates() {
@@ -161,7 +163,12 @@ fn perfect_players_with_a_weak_book_play_5x4_games_to_their_values() {
 }
 
 /// Plays a game between two computer players; returns the winner (0 or 1) or `None`.
-fn computer_game(players: [Level; 2], seed: u64, opening: Vec<usize>) -> Option<usize> {
+fn computer_game(
+    players: [Level; 2],
+    seed: u64,
+    opening: Vec<usize>,
+    book: Option<Arc<Book<u64>>>,
+) -> Option<usize> {
     let options = GameOptions {
         width: 7,
         height: 6,
@@ -173,7 +180,7 @@ fn computer_game(players: [Level; 2], seed: u64, opening: Vec<usize>) -> Option<
         opening,
     };
     let record =
-        play_game::<u64>(&options, None, &mut io::empty(), &mut io::sink()).expect("the game runs");
+        play_game::<u64>(&options, book, &mut io::empty(), &mut io::sink()).expect("the game runs");
     match record.end {
         GameEnd::Win { player, .. } => Some(player),
         GameEnd::Draw => None,
@@ -194,7 +201,7 @@ fn heuristic_depth_4_beats_random_in_95_of_100_games() {
             } else {
                 [Level::Random, heuristic]
             };
-            computer_game(players, seed, Vec::new()) == Some(if first { 0 } else { 1 })
+            computer_game(players, seed, Vec::new(), None) == Some(if first { 0 } else { 1 })
         })
         .count();
     assert!(wins >= 95, "the heuristic player won only {wins} of 100");
@@ -226,9 +233,32 @@ fn perfect_player_wins_every_won_position_against_the_heuristic() {
             let perfect = opening.len() % 2;
             let mut players = [heuristic; 2];
             players[perfect] = Level::Perfect;
-            let winner = computer_game(players, seed as u64, opening.clone());
+            let winner = computer_game(players, seed as u64, opening.clone(), None);
             (winner != Some(perfect)).then(|| format!("{opening:?}: winner {winner:?}"))
         })
         .collect();
     assert!(lost.is_empty(), "{lost:?}");
+}
+
+/// The 7×6 book of every position with up to 8 stones, win/draw/loss only, made by
+/// `connect4 book --depth 8 --weak` (see `datasets/README.md`).
+const BOOK_7X6: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/datasets/connect4/7x6-depth8-weak.book"
+);
+
+#[test]
+fn perfect_player_moving_first_wins_every_game_from_the_empty_board() {
+    let file = std::fs::File::open(BOOK_7X6).expect("the repository's 7x6 book");
+    let book = Arc::new(Book::<u64>::read(&mut io::BufReader::new(file), 7, 6).unwrap());
+    let heuristic = Level::Heuristic { depth: 4 };
+    let lost: Vec<String> = (0..20u64)
+        .into_par_iter()
+        .filter_map(|seed| {
+            let players = [Level::Perfect, heuristic];
+            let winner = computer_game(players, seed, Vec::new(), Some(Arc::clone(&book)));
+            (winner != Some(0)).then(|| format!("seed {seed}: winner {winner:?}"))
+        })
+        .collect();
+    assert!(lost.is_empty(), "the perfect player did not win: {lost:?}");
 }
