@@ -50,12 +50,12 @@ pub(super) static CELL_UNITS: [(u32, u8, u32); 81] = {
 };
 
 /// For a 9-bit mask of digits: the mask of their words in band 0 (digit `d` at bit
-/// `3 * d`); shifted left by the band for the others.
-pub(super) static DIGITS_TO_WORDS: [u32; 512] = {
-    let mut table = [0u32; 512];
+/// `4 * d`); shifted left by the band for the others.
+pub(super) static DIGITS_TO_WORDS: [u64; 512] = {
+    let mut table = [0u64; 512];
     let mut digits = 0;
     while digits < 512 {
-        table[digits] = spread_bits(digits as u64, 9, 3) as u32;
+        table[digits] = spread_bits(digits as u64, 9, 4);
         digits += 1;
     }
     table

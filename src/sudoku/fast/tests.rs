@@ -13,7 +13,7 @@ fn state(line: &str) -> State {
 /// Whether `digit` (1-based) may still go in cell (`row`, `col`), 0-based.
 fn allows(state: &State, row: usize, col: usize, digit: usize) -> bool {
     let (band, cell) = (row / 3, (row % 3) * 9 + col);
-    state.candidates[3 * (digit - 1) + band] >> cell & 1 == 1
+    state.candidates[4 * (digit - 1) + band] >> cell & 1 == 1
 }
 
 fn solved(state: &State, row: usize, col: usize) -> bool {
