@@ -93,16 +93,20 @@ impl State {
         // Per value (0 for a blank, so that no cell needs a branch: a blank or not is
         // unpredictable, and the branch cost a fifth of an easy puzzle's time): rows,
         // columns and boxes holding it (a bit per unit), units seen twice, and its cells.
-        let mut units = [0u32; 10];
-        let mut repeated = [0u32; 10];
-        let mut cells = [[0u32; 3]; 10];
+        // The arrays have 16 entries and 4 bands so that a mask, not a remainder, keeps
+        // the indices in range (cell values are at most 9, bands at most 2): `kaggle-10k`
+        // +3.6%, `17-clue` +1.9%, `norvig-hardest` +1.2%, `serg-benchmark-multi` +0.3%
+        // (both versions in one process, passes alternating).
+        let mut units = [0u32; 16];
+        let mut repeated = [0u32; 16];
+        let mut cells = [[0u32; 4]; 16];
         for (&value, &(unit_bits, band, bit)) in grid.cells().iter().zip(CELL_UNITS.iter()) {
-            let value = value as usize % 10;
+            let value = value as usize & 15;
             repeated[value] |= units[value] & unit_bits;
             units[value] |= unit_bits;
-            cells[value][band as usize] |= bit;
+            cells[value][band as usize & 3] |= bit;
         }
-        if repeated[1..].iter().any(|&r| r != 0) {
+        if repeated[1..10].iter().any(|&r| r != 0) {
             return Err(Contradiction);
         }
         let clue_cells = [0, 1, 2].map(|band| BAND & !cells[0][band]);
