@@ -12,7 +12,8 @@
 //! instead of links: much cheaper per option tried, but branching on the first uncovered
 //! item in the caller's order rather than the one with the fewest options (see its module).
 //!
-//! The search branches on the primary item with the fewest remaining options and reports
+//! The search branches on the primary item with the fewest remaining options (or, when no
+//! item is known to have fewer, the first with two) and reports
 //! every solution to a visitor that may stop early, so "first solution", "count up to N" and
 //! "all solutions" are the same code. Options can also be *selected* before the search (for
 //! instance the clues of a Sudoku), which covers their items once instead of searching them.
