@@ -49,18 +49,6 @@ pub(super) static CELL_UNITS: [(u32, u8, u32); 81] = {
     table
 };
 
-/// For a 9-bit mask of digits: the mask of their words in band 0 (digit `d` at bit
-/// `4 * d`); shifted left by the band for the others.
-pub(super) static DIGITS_TO_WORDS: [u64; 512] = {
-    let mut table = [0u64; 512];
-    let mut digits = 0;
-    while digits < 512 {
-        table[digits] = spread_bits(digits as u64, 9, 4);
-        digits += 1;
-    }
-    table
-};
-
 /// The low `count` bits of `bits`, bit `i` moved to bit `stride * i`.
 const fn spread_bits(bits: u64, count: u32, stride: u32) -> u64 {
     let mut spread = 0;

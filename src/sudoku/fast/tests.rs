@@ -13,7 +13,7 @@ fn state(line: &str) -> State {
 /// Whether `digit` (1-based) may still go in cell (`row`, `col`), 0-based.
 fn allows(state: &State, row: usize, col: usize, digit: usize) -> bool {
     let (band, cell) = (row / 3, (row % 3) * 9 + col);
-    state.candidates[4 * (digit - 1) + band] >> cell & 1 == 1
+    state.candidates[16 * band + (digit - 1)] >> cell & 1 == 1
 }
 
 fn solved(state: &State, row: usize, col: usize) -> bool {
@@ -57,7 +57,7 @@ fn a_hidden_single_in_a_row_is_placed_and_propagated() {
         line.replace_range(row * 9 + col..row * 9 + col + 1, "9");
     }
     let mut state = state(&line);
-    state.propagate().ok().unwrap();
+    state.propagate::<false>().ok().unwrap();
     assert!(solved(&state, 0, 8));
     assert!(allows(&state, 0, 8, 9));
     assert!(!allows(&state, 0, 8, 1), "other digits leave the cell");
@@ -89,7 +89,7 @@ fn locked_candidates_in_a_band_are_removed() {
         (2, 2, 7),
     ]);
     let mut state = state(&line);
-    state.propagate().ok().unwrap();
+    state.propagate::<false>().ok().unwrap();
     for digit in [1, 8, 9] {
         assert!(allows(&state, 0, 0, digit));
         assert!(!allows(&state, 0, 3, digit) && !allows(&state, 0, 8, digit));
@@ -110,7 +110,7 @@ fn stack_deductions_find_locked_candidates_in_columns() {
         (2, 2, 7),
     ]);
     let mut state = state(&line);
-    state.propagate().ok().unwrap();
+    state.propagate::<false>().ok().unwrap();
     for digit in [1, 8, 9] {
         assert!(allows(&state, 0, 0, digit));
         for row in 3..9 {
@@ -127,7 +127,7 @@ fn naked_singles_fill_the_grid() {
         line.replace_range(cell..cell + 1, ".");
     }
     let mut state = state(&line);
-    state.propagate().ok().unwrap();
+    state.propagate::<false>().ok().unwrap();
     assert!(state.is_solved());
     assert_eq!(state.solution().unwrap().to_line(), SEED2_SOLUTION);
 }
@@ -177,7 +177,7 @@ fn two_solution_puzzle() -> (Grid, [(usize, usize); 4]) {
 fn the_guess_goes_to_a_cell_with_two_candidates() {
     let (puzzle, cells) = two_solution_puzzle();
     let mut state = State::from_grid(&puzzle).ok().unwrap();
-    let pairs = state.propagate().ok().unwrap();
+    let pairs = state.propagate::<false>().ok().unwrap();
     assert_eq!(
         pairs.iter().map(|band| band.count_ones()).sum::<u32>(),
         4,
@@ -250,4 +250,41 @@ fn the_modern_x86_build_finds_what_the_portable_build_finds() {
         let modern = unsafe { solve_modern(&grid, 2) };
         assert_eq!(modern, solve_portable(&grid, 2), "{}", grid.to_line());
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_avx2_clear_matches_the_portable_one() {
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        eprintln!("skipped: this CPU lacks AVX2");
+        return;
+    }
+    // A simple linear congruential sequence of 27-bit words and masks.
+    let mut seed = 12345u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 37) as u32 & BAND
+    };
+    let mut changed_any = 0;
+    for _ in 0..1000 {
+        let words: [u32; 8] = std::array::from_fn(|lane| if lane % 3 == 0 { 0 } else { next() });
+        let cells = next() & next();
+        let (mut portable, mut vector) = (words, words);
+        let expected = clear8(&mut portable, cells);
+        // SAFETY: the CPU has AVX2, checked above.
+        let found = unsafe { clear8_avx2(&mut vector, cells) };
+        assert_eq!(
+            (found, vector),
+            (expected, portable),
+            "{words:?} {cells:#x}"
+        );
+        changed_any |= found;
+        assert_eq!(portable.map(|word| word & cells), [0; 8]);
+    }
+    assert_eq!(
+        changed_any, 0b1011_0110,
+        "every nonzero lane changed at least once"
+    );
 }
