@@ -144,11 +144,15 @@ macro_rules! shaped {
 /// `forum-hardest-1905-11plus` +16%, `magictour-top1465` +10%; against the cyclic order
 /// computed from the alignment (`(p & !3) | ((p + j) & 3)`), +16%, +2.5% and +9%.
 #[inline(always)]
-fn siblings<const K: usize>(p: usize, first: usize) -> impl Iterator<Item = usize> {
-    let offset = if K == 4 { 0 } else { (p - first) % K };
+fn siblings<const K: usize>(p: usize, first: usize) -> impl DoubleEndedIterator<Item = usize> {
+    let offset = if K == OPTION_ALIGNMENT {
+        0
+    } else {
+        (p - first) % K
+    };
     let start = p - offset;
     (1..K).map(move |j| {
-        if K == 4 {
+        if K == OPTION_ALIGNMENT {
             p ^ j
         } else {
             let k = offset + j;
@@ -564,10 +568,6 @@ impl<I: Index> Engine<I> {
             }
             self.forced_len -= 1;
         }
-        // Two passes, the first branch-free (the compiler vectorises it), then a search
-        // for the first item with that count: faster than one pass with an early exit at
-        // a count of 1 (its branches are mispredicted), 2,950 to 3,050 puzzles/s on
-        // `forum-hardest-1905-11plus`, 57,000 to 58,000 on `17-clue.txt`.
         let lens = &self.len[1..=self.primary];
         // The first item with at most two options, if any, without looking further: when
         // no entry of `forced` holds, an item with fewer is rare (its entry was
@@ -582,6 +582,10 @@ impl<I: Index> Engine<I> {
         if let Some(i) = lens.iter().position(|&len| len <= 2) {
             return (i + 1, lens[i]);
         }
+        // Two passes, the first branch-free (the compiler vectorises it), then a search
+        // for the first item with that count: faster than one pass with an early exit at
+        // a count of 1 (its branches are mispredicted), 2,950 to 3,050 puzzles/s on
+        // `forum-hardest-1905-11plus`, 57,000 to 58,000 on `17-clue.txt`.
         let best_len = lens.iter().fold(u32::MAX, |best, &len| best.min(len));
         let best = lens
             .iter()
@@ -726,13 +730,13 @@ impl<I: Index> Engine<I> {
     }
 
     /// Undoes [`cover_rest_of_option`](Self::cover_rest_of_option): the same items, in
-    /// reverse order (the option's nodes are contiguous, so this walks them backwards).
+    /// reverse order ([`siblings`] backwards; in the generic search, the option's nodes
+    /// are contiguous, so this walks them backwards).
     #[inline(always)]
     fn uncover_rest_of_option<const K: usize>(&mut self, p: usize) {
-        if K == 4 {
-            // The reverse of `siblings`' order.
-            for j in (1..4).rev() {
-                self.uncover::<K>(self.nodes[p ^ j].top.get());
+        if K != 0 {
+            for q in siblings::<K>(p, self.first_option_node).rev() {
+                self.uncover::<K>(self.nodes[q].top.get());
             }
             return;
         }
