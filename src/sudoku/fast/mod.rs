@@ -124,7 +124,7 @@ impl State {
                 let unit_cells = ROW_CELLS[(units >> (3 * band) & 7) as usize]
                     | BOX_CELLS[(units >> (18 + 3 * band) & 7) as usize]
                     | column_cells;
-                candidates[16 * band + digit] =
+                candidates[word_index(band, digit)] =
                     BAND & !unit_cells & !clue_cells[band] | cells[digit + 1][band];
             }
         }
@@ -143,8 +143,12 @@ impl State {
     fn place<const AVX: bool>(&mut self, digit: usize, band: usize, cell: u32) {
         let mut dirty = self.dirty;
         self.clear_cells::<AVX>(&mut dirty, band, 1 << cell);
-        self.candidates[16 * band + digit] |= 1 << cell;
-        self.remove(&mut dirty, 16 * band + digit, BAND_PEERS[cell as usize]);
+        self.candidates[word_index(band, digit)] |= 1 << cell;
+        self.remove(
+            &mut dirty,
+            word_index(band, digit),
+            BAND_PEERS[cell as usize],
+        );
         self.dirty = dirty;
     }
 
@@ -153,7 +157,7 @@ impl State {
     /// compiled for AVX2 ([`Search::run_modern`]).
     #[inline(always)]
     fn clear_cells<const AVX: bool>(&mut self, dirty: &mut u64, band: usize, cells: u32) {
-        let start = 16 * band;
+        let start = word_index(band, 0);
         let words: &mut [u32; 8] = (&mut self.candidates[start..start + 8])
             .try_into()
             .expect("eight words");
@@ -206,8 +210,8 @@ impl State {
         dirty: &mut u64,
         index: usize,
     ) -> Result<(), Contradiction> {
-        let band = index >> 4;
-        self.stack_dirty |= 1 << (index & 15);
+        let (band, digit) = (index >> 4, index & 15);
+        self.stack_dirty |= 1 << digit;
         let word = self.candidates[index];
         // The masks keep every index in range, which drops the bounds checks.
         let occupied = u32::from(MINIROWS_OF_ROW[(word & 0x1FF) as usize])
@@ -235,26 +239,20 @@ impl State {
         }
         self.solved[band] |= new;
         // The other digits leave the new cells: cleared for all nine digits without a
-        // branch, then this digit's word is put back.
+        // branch, then this digit's word is written (only now, after the vector clear:
+        // see the module documentation).
         self.clear_cells::<AVX>(dirty, band, new);
         self.candidates[index] = word;
         *dirty &= !(1u64 << index);
         let columns = (new | new >> 9 | new >> 18) & 0x1FF;
         let column_cells = columns * 0x40201;
-        match band {
-            0 => {
-                self.remove(dirty, index + 16, column_cells);
-                self.remove(dirty, index + 32, column_cells);
-            }
-            1 => {
-                self.remove(dirty, index - 16, column_cells);
-                self.remove(dirty, index + 16, column_cells);
-            }
-            _ => {
-                self.remove(dirty, index - 32, column_cells);
-                self.remove(dirty, index - 16, column_cells);
-            }
-        }
+        let (first, second) = match band {
+            0 => (1, 2),
+            1 => (0, 2),
+            _ => (0, 1),
+        };
+        self.remove(dirty, word_index(first, digit), column_cells);
+        self.remove(dirty, word_index(second, digit), column_cells);
         Ok(())
     }
 
@@ -283,7 +281,7 @@ impl State {
                 let mut two = 0;
                 let mut three = 0;
                 for digit in 0..9 {
-                    let word = self.candidates[16 * band + digit];
+                    let word = self.candidates[word_index(band, digit)];
                     three |= two & word;
                     two |= some & word;
                     some |= word;
@@ -295,7 +293,7 @@ impl State {
                 let singles = unsolved & !two;
                 if singles != 0 {
                     for digit in 0..9 {
-                        let mut cells = singles & self.candidates[16 * band + digit];
+                        let mut cells = singles & self.candidates[word_index(band, digit)];
                         let mut peers = 0;
                         while cells != 0 {
                             peers |= BAND_PEERS[cells.trailing_zeros() as usize];
@@ -303,7 +301,7 @@ impl State {
                         }
                         // Two singles of one digit that see each other both lose it:
                         // the emptied cells are caught on the next pass.
-                        self.remove(&mut dirty, 16 * band + digit, peers);
+                        self.remove(&mut dirty, word_index(band, digit), peers);
                     }
                 }
             }
@@ -331,7 +329,7 @@ impl State {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             let present = [0, 1, 2].map(|band| {
-                let word = self.candidates[16 * band + digit];
+                let word = self.candidates[word_index(band, digit)];
                 (word | word >> 9 | word >> 18) & 0x1FF
             });
             let mut kept = [0u32; 3];
@@ -349,7 +347,7 @@ impl State {
                 kept[2] |= (allowed >> 6 & 7) << shift;
             }
             for (band, kept) in kept.into_iter().enumerate() {
-                self.remove(dirty, 16 * band + digit, !(kept * 0x40201) & BAND);
+                self.remove(dirty, word_index(band, digit), !(kept * 0x40201) & BAND);
             }
         }
         Ok(())
@@ -380,7 +378,7 @@ impl State {
         let mut at_least = [[0u32; 4]; 3];
         for (band, at_least) in at_least.iter_mut().enumerate() {
             for digit in 0..9 {
-                let word = self.candidates[16 * band + digit];
+                let word = self.candidates[word_index(band, digit)];
                 at_least[3] |= at_least[2] & word;
                 at_least[2] |= at_least[1] & word;
                 at_least[1] |= at_least[0] & word;
@@ -437,7 +435,7 @@ impl State {
     #[inline(always)]
     fn digits_of(&self, band: usize, cell: u32) -> u32 {
         (0..9).fold(0, |mask, digit| {
-            mask | (self.candidates[16 * band + digit] >> cell & 1) << digit
+            mask | (self.candidates[word_index(band, digit)] >> cell & 1) << digit
         })
     }
 
@@ -452,12 +450,12 @@ impl State {
         // Each band writes 32 bytes from its first cell; the last band's end at byte 86.
         let mut values = [0u8; 86];
         for band in 0..3 {
-            let word = |digit: usize| self.candidates[16 * band + digit];
+            let cells = |digit: usize| self.candidates[word_index(band, digit)];
             let planes = [
-                word(0) | word(2) | word(4) | word(6) | word(8),
-                word(1) | word(2) | word(5) | word(6),
-                word(3) | word(4) | word(5) | word(6),
-                word(7) | word(8),
+                cells(0) | cells(2) | cells(4) | cells(6) | cells(8),
+                cells(1) | cells(2) | cells(5) | cells(6),
+                cells(3) | cells(4) | cells(5) | cells(6),
+                cells(7) | cells(8),
             ];
             for chunk in 0..4 {
                 let spread = |k: usize| BYTES_OF_BITS[(planes[k] >> (8 * chunk) & 0xFF) as usize];
@@ -468,6 +466,12 @@ impl State {
         }
         Grid::from_slice(&values[..81])
     }
+}
+
+/// The index of the word of `digit` (0-based) in `band` (see the module documentation).
+#[inline(always)]
+const fn word_index(band: usize, digit: usize) -> usize {
+    16 * band + digit
 }
 
 /// Clears `cells` from eight words; bit `i` of the result is set when word `i` held one
