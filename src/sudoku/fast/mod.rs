@@ -8,7 +8,7 @@
 //!
 //! The word of digit `d` and band `b` is number `16 * b + d`: a band's nine words are
 //! contiguous (words 9 to 15 of each band unused), so clearing solved cells from every
-//! digit of a band is one 8-lane AVX2 operation plus one word (see [`clear8_avx2`]), and an
+//! digit of a band is one 8-lane AVX2 operation plus one word (see [`avx2::clear8`]), and an
 //! update finds its band and digit with a shift and a mask. Both versions in one process,
 //! passes alternating, against `4 * d + b` (itself +0-8% over `3 * d + b`, which took a
 //! remainder and a quotient by 3): `kaggle-10k` +11%, `magictour-top1465` +11%,
@@ -43,8 +43,11 @@
 //!
 //! On x86-64 the search is compiled twice, for any CPU and for the bit-manipulation
 //! instructions and AVX2 (chosen at run time, see [`solve`]); the only `unsafe` is the call
-//! of the latter after the CPU's features were checked, and the AVX2 clear it uses.
+//! of the latter after the CPU's features were checked, and the two parts it writes with
+//! AVX2 intrinsics: the set-up of the clues and the clear of solved cells (see [`avx2`]).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod tables;
 
 use tables::{
@@ -128,12 +131,33 @@ impl State {
                     BAND & !unit_cells & !clue_cells[band] | cells[digit + 1][band];
             }
         }
-        Ok(State {
+        Ok(Self::with_clues(candidates, clue_cells))
+    }
+
+    /// The state of a puzzle's candidates and clue cells, before any propagation: every
+    /// digit-band awaits it.
+    #[inline(always)]
+    fn with_clues(candidates: [u32; 48], clue_cells: [u32; 3]) -> Self {
+        State {
             candidates,
             solved: clue_cells,
             dirty: 0x01FF_01FF_01FF,
             stack_dirty: 0x1FF,
-        })
+        }
+    }
+
+    /// [`from_grid`](Self::from_grid), with AVX2 when `AVX` is true (see
+    /// [`avx2::clue_state`]).
+    #[inline(always)]
+    fn set_up<const AVX: bool>(grid: &Grid) -> Result<Self, Contradiction> {
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            let values = grid.cells().try_into().expect("a 9×9 grid has 81 cells");
+            // SAFETY: `AVX` is true only in `solve_modern`, which `solve` calls only on
+            // CPUs that have AVX2.
+            return unsafe { avx2::clue_state(values) };
+        }
+        Self::from_grid(grid)
     }
 
     /// Puts `digit` in `cell` of `band`: the other digits leave the cell and the digit
@@ -165,7 +189,7 @@ impl State {
         let changed = if AVX {
             // SAFETY: `AVX` is true only in `Search::run_modern`, which `solve` calls only
             // on CPUs that have AVX2.
-            unsafe { clear8_avx2(words, cells) }
+            unsafe { avx2::clear8(words, cells) }
         } else {
             clear8(words, cells)
         };
@@ -486,29 +510,6 @@ fn clear8(words: &mut [u32; 8], cells: u32) -> u32 {
     changed
 }
 
-/// [`clear8`] in one 8-lane AVX2 operation: load, clear, store, and the lanes that held
-/// one of the cells as a mask. The compiler does not find this on its own: it unpacks the
-/// comparison's mask bit by bit.
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn clear8_avx2(words: &mut [u32; 8], cells: u32) -> u32 {
-    use std::arch::x86_64::*;
-    let p = words.as_mut_ptr() as *mut __m256i;
-    // SAFETY: `p` addresses the 32 bytes of `words`, which this function borrows
-    // mutably; the loads and stores are the unaligned kind.
-    let v = unsafe { _mm256_loadu_si256(p) };
-    let c = _mm256_set1_epi32(cells as i32);
-    let zero = _mm256_cmpeq_epi32(_mm256_and_si256(v, c), _mm256_setzero_si256());
-    let mask = _mm256_movemask_ps(_mm256_castsi256_ps(zero)) as u32;
-    // SAFETY: as for the load.
-    unsafe { _mm256_storeu_si256(p, _mm256_andnot_si256(c, v)) };
-    !mask & 0xFF
-}
-
 /// One search: the limit, and what was found so far.
 struct Search {
     limit: u64,
@@ -604,23 +605,27 @@ fn has_modern_x86() -> bool {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
 fn solve_modern(grid: &Grid, limit: u64) -> SearchResult {
-    solve_with(grid, limit, |search, state| search.run_modern(state))
+    solve_with::<true>(grid, limit, |search, state| search.run_modern(state))
 }
 
 /// [`solve`] for any CPU.
 fn solve_portable(grid: &Grid, limit: u64) -> SearchResult {
-    solve_with(grid, limit, Search::run_portable)
+    solve_with::<false>(grid, limit, Search::run_portable)
 }
 
-/// [`solve`] with the given search.
+/// [`solve`] with the given search; the set-up uses AVX2 when `AVX` is true.
 #[inline(always)]
-fn solve_with(grid: &Grid, limit: u64, run: impl Fn(&mut Search, State) -> bool) -> SearchResult {
+fn solve_with<const AVX: bool>(
+    grid: &Grid,
+    limit: u64,
+    run: impl Fn(&mut Search, State) -> bool,
+) -> SearchResult {
     assert_eq!(grid.side(), 9, "the fast solver takes 9×9 grids");
     let mut search = Search {
         limit: limit.max(1),
         result: SearchResult::default(),
     };
-    if let Ok(state) = State::from_grid(grid) {
+    if let Ok(state) = State::set_up::<AVX>(grid) {
         run(&mut search, state);
     }
     search.result

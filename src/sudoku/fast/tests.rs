@@ -274,7 +274,7 @@ fn the_avx2_clear_matches_the_portable_one() {
         let (mut portable, mut vector) = (words, words);
         let expected = clear8(&mut portable, cells);
         // SAFETY: the CPU has AVX2, checked above.
-        let found = unsafe { clear8_avx2(&mut vector, cells) };
+        let found = unsafe { avx2::clear8(&mut vector, cells) };
         assert_eq!(
             (found, vector),
             (expected, portable),
@@ -286,5 +286,83 @@ fn the_avx2_clear_matches_the_portable_one() {
     assert_eq!(
         changed_any, 0b1011_0110,
         "every nonzero lane changed at least once"
+    );
+}
+
+/// The fields of a state, to compare two.
+#[cfg(target_arch = "x86_64")]
+fn fields(state: Result<State, Contradiction>) -> Option<([u32; 48], [u32; 3], u64, u32)> {
+    state.ok().map(|state| {
+        (
+            state.candidates,
+            state.solved,
+            state.dirty,
+            state.stack_dirty,
+        )
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_avx2_set_up_matches_the_portable_one() {
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        eprintln!("skipped: this CPU lacks AVX2");
+        return;
+    }
+    let mut seed = 2024u64;
+    let mut next = |below: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % below
+    };
+    let mut grids = sample_grids();
+    // Every sample with one clue copied into another cell of its row, column or box (a
+    // conflict), and grids of random values at random cells (most of them conflicting).
+    for index in 0..grids.len() {
+        let mut cells = grids[index].cells().to_vec();
+        let Some(from) = (0..81)
+            .map(|k| (k * 7 + index) % 81)
+            .find(|&k| cells[k] != 0)
+        else {
+            continue;
+        };
+        let (row, col) = (from / 9, from % 9);
+        let to = match index % 3 {
+            0 => row * 9 + (col + 1 + next(8)) % 9,
+            1 => (row + 1 + next(8)) % 9 * 9 + col,
+            _ => {
+                let (top, left) = (row / 3 * 3, col / 3 * 3);
+                let other = (row % 3 * 3 + col % 3 + 1 + next(8)) % 9;
+                (top + other / 3) * 9 + left + other % 3
+            }
+        };
+        cells[to] = cells[from];
+        grids.push(Grid::from_slice(&cells).unwrap());
+    }
+    for clues in [1, 5, 10, 17, 25, 40] {
+        for _ in 0..300 {
+            let mut cells = [0u8; 81];
+            for _ in 0..clues {
+                cells[next(81)] = next(9) as u8 + 1;
+            }
+            grids.push(Grid::from_slice(&cells).unwrap());
+        }
+    }
+    let (mut conflicting, mut consistent) = (0, 0);
+    for grid in &grids {
+        let values = grid.cells().try_into().unwrap();
+        // SAFETY: the CPU has AVX2, checked above.
+        let vector = fields(unsafe { avx2::clue_state(values) });
+        let portable = fields(State::from_grid(grid));
+        assert_eq!(vector, portable, "{}", grid.to_line());
+        match portable {
+            None => conflicting += 1,
+            Some(_) => consistent += 1,
+        }
+    }
+    assert!(
+        conflicting > 1500 && consistent > 1500,
+        "{conflicting} {consistent}"
     );
 }

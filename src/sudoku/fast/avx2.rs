@@ -1,0 +1,162 @@
+//! The two parts of `fast` written with AVX2 intrinsics, used only by the search compiled
+//! for AVX2 ([`super::Search::run_modern`]) after the CPU's features were checked. Each
+//! has a portable twin in the parent module, and a test compares the two.
+
+use std::arch::x86_64::*;
+
+use super::tables::BAND;
+use super::{Contradiction, State};
+
+/// Clears `cells` from eight words; bit `i` of the result is set when word `i` held one
+/// of them ([`super::clear8`] in one 8-lane operation: load, clear, store, and the lanes
+/// that held one of the cells as a mask). The compiler does not find this on its own: it
+/// unpacks the comparison's mask bit by bit.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn clear8(words: &mut [u32; 8], cells: u32) -> u32 {
+    let p = words.as_mut_ptr() as *mut __m256i;
+    // SAFETY: `p` addresses the 32 bytes of `words`, which this function borrows
+    // mutably; the loads and stores are the unaligned kind.
+    let v = unsafe { _mm256_loadu_si256(p) };
+    let c = _mm256_set1_epi32(cells as i32);
+    let zero = _mm256_cmpeq_epi32(_mm256_and_si256(v, c), _mm256_setzero_si256());
+    let mask = _mm256_movemask_ps(_mm256_castsi256_ps(zero)) as u32;
+    // SAFETY: as for the load.
+    unsafe { _mm256_storeu_si256(p, _mm256_andnot_si256(c, v)) };
+    !mask & 0xFF
+}
+
+/// The state of a 9×9 grid's clues (cell values row-major, 0 for a blank); `Err` if two
+/// clues conflict ([`State::from_grid`] without a loop over the cells).
+///
+/// Each band's 27 values are compared with each value at once, 32 bytes per comparison,
+/// which gives every digit's clue cells in the band as a mask; then the eight digits 1 to 8
+/// are worked out together, one per lane (digit 9 in a second pass), with no branch and
+/// no table: the cells each clue sees, and whether two clues of a digit share a row, a
+/// column or a box. Against the portable set-up, which scatters each cell into per-value
+/// arrays: 129 to 36 ns per `serg-benchmark-multi` puzzle for the set-up alone; whole
+/// solves (old and new binaries alternating, medians of 5) `kaggle-10k` +17%, `17-clue`
+/// +6%, `serg-benchmark-multi` +6%, `norvig-hardest` +3%, the two `forum-hardest` files
+/// -1% (within noise: their puzzles take a thousand times longer than the set-up).
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn clue_state(values: &[u8; 81]) -> Result<State, Contradiction> {
+    let p = values.as_ptr();
+    // Band `b`'s cells are bytes `27 * b` to `27 * b + 26`. The last band is loaded from
+    // byte 49 so that the load ends at byte 81: its cells are then bits 5 to 31 of a mask.
+    // SAFETY: each load reads 32 bytes starting at byte 0, 27 or 49 of the 81 of `values`,
+    // so none reads past its end; the loads are the unaligned kind.
+    let bytes = unsafe {
+        [
+            _mm256_loadu_si256(p as *const __m256i),
+            _mm256_loadu_si256(p.add(27) as *const __m256i),
+            _mm256_loadu_si256(p.add(49) as *const __m256i),
+        ]
+    };
+    // The cells of `band` holding `value`.
+    let cells_of = |band: usize, value: i8| {
+        let equal = _mm256_cmpeq_epi8(bytes[band], _mm256_set1_epi8(value));
+        let mask = _mm256_movemask_epi8(equal) as u32;
+        if band == 2 {
+            mask >> 5
+        } else {
+            mask & BAND
+        }
+    };
+    let clue_cells = [0, 1, 2].map(|band| BAND & !cells_of(band, 0));
+    let digits_1_to_8 = [0, 1, 2].map(|band| {
+        let lane = |digit: i8| cells_of(band, digit) as i32;
+        _mm256_setr_epi32(
+            lane(1),
+            lane(2),
+            lane(3),
+            lane(4),
+            lane(5),
+            lane(6),
+            lane(7),
+            lane(8),
+        )
+    });
+    let digit_9 =
+        [0, 1, 2].map(|band| _mm256_setr_epi32(cells_of(band, 9) as i32, 0, 0, 0, 0, 0, 0, 0));
+    let (conflicts_1_to_8, words_1_to_8) = candidate_words(digits_1_to_8, clue_cells);
+    let (conflicts_9, words_9) = candidate_words(digit_9, clue_cells);
+    let conflicts = _mm256_or_si256(conflicts_1_to_8, conflicts_9);
+    if _mm256_testz_si256(conflicts, conflicts) == 0 {
+        return Err(Contradiction);
+    }
+    let mut candidates = [0u32; 48];
+    for band in 0..3 {
+        let start = super::word_index(band, 0);
+        let first_eight: &mut [u32; 8] = (&mut candidates[start..start + 8])
+            .try_into()
+            .expect("eight words");
+        // SAFETY: the store writes the 32 bytes of `first_eight`, borrowed mutably; it is
+        // the unaligned kind.
+        unsafe {
+            _mm256_storeu_si256(first_eight.as_mut_ptr() as *mut __m256i, words_1_to_8[band])
+        };
+        candidates[start + 8] = _mm256_cvtsi256_si32(words_9[band]) as u32;
+    }
+    Ok(State::with_clues(candidates, clue_cells))
+}
+
+/// Per lane (one digit), from the digit's clue cells in each band: its candidate words,
+/// and a lane that is not zero when two of those clues share a unit.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn candidate_words(clues: [__m256i; 3], clue_cells: [u32; 3]) -> (__m256i, [__m256i; 3]) {
+    let zero = _mm256_setzero_si256();
+    let one = _mm256_set1_epi32(1);
+    let nine_bits = _mm256_set1_epi32(0x1FF);
+    // The three rows and the three boxes of a band, as cell masks.
+    let units = [
+        0x1FF,
+        0x1FF << 9,
+        0x1FF << 18,
+        0x1C0E07,
+        0xE07038,
+        0x70381C0,
+    ]
+    .map(|cells| _mm256_set1_epi32(cells));
+    let mut conflicts = zero;
+    let mut columns_seen = zero;
+    let mut seen_in_band = [zero; 3];
+    for (band, &clues) in clues.iter().enumerate() {
+        for unit in units {
+            let cells = _mm256_and_si256(clues, unit);
+            // Two clues or more in the unit: a conflict (`x & (x - 1)` clears one bit).
+            let second = _mm256_and_si256(cells, _mm256_sub_epi32(cells, one));
+            conflicts = _mm256_or_si256(conflicts, second);
+            // One clue or more: the digit leaves the whole unit.
+            let taken = _mm256_andnot_si256(_mm256_cmpeq_epi32(cells, zero), unit);
+            seen_in_band[band] = _mm256_or_si256(seen_in_band[band], taken);
+        }
+        // The band's columns (its three rows shifted onto each other). Two clues in one
+        // column of a band share a box, found above; a column held in an earlier band too
+        // is a conflict.
+        let rows = _mm256_or_si256(
+            clues,
+            _mm256_or_si256(_mm256_srli_epi32(clues, 9), _mm256_srli_epi32(clues, 18)),
+        );
+        let columns = _mm256_and_si256(rows, nine_bits);
+        conflicts = _mm256_or_si256(conflicts, _mm256_and_si256(columns_seen, columns));
+        columns_seen = _mm256_or_si256(columns_seen, columns);
+    }
+    // A column's cells in every band: the column mask repeated in the three rows.
+    let column_cells = _mm256_mullo_epi32(columns_seen, _mm256_set1_epi32(0x40201));
+    let band_cells = _mm256_set1_epi32(BAND as i32);
+    let words = [0, 1, 2].map(|band| {
+        let seen = _mm256_or_si256(seen_in_band[band], column_cells);
+        let seen = _mm256_or_si256(seen, _mm256_set1_epi32(clue_cells[band] as i32));
+        // The digit's own clues stay candidates of their cells.
+        _mm256_or_si256(_mm256_andnot_si256(seen, band_cells), clues[band])
+    });
+    (conflicts, words)
+}
