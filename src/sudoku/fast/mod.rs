@@ -8,7 +8,7 @@
 //!
 //! The word of digit `d` and band `b` is number `16 * b + d`: a band's nine words are
 //! contiguous (words 9 to 15 of each band unused), so clearing solved cells from every
-//! digit of a band is one 8-lane AVX2 operation plus one word (see [`avx2::clear8`]), and an
+//! digit of a band is one 8-lane AVX2 operation plus one word (see [`x86::clear8`]), and an
 //! update finds its band and digit with a shift and a mask. Both versions in one process,
 //! passes alternating, against `4 * d + b` (itself +0-8% over `3 * d + b`, which took a
 //! remainder and a quotient by 3): `kaggle-10k` +11%, `magictour-top1465` +11%,
@@ -44,11 +44,11 @@
 //! On x86-64 the search is compiled twice, for any CPU and for the bit-manipulation
 //! instructions and AVX2 (chosen at run time, see [`solve`]); the only `unsafe` is the call
 //! of the latter after the CPU's features were checked, and the two parts it writes with
-//! AVX2 intrinsics: the set-up of the clues and the clear of solved cells (see [`avx2`]).
+//! AVX2 intrinsics: the set-up of the clues and the clear of solved cells (see [`x86`]).
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
 mod tables;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 use tables::{
     BAND, BAND_PEERS, BOX_CELLS, BYTES_OF_BITS, CELLS_KEPT, CELL_UNITS, MINIROWS_KEPT,
@@ -147,7 +147,7 @@ impl State {
     }
 
     /// [`from_grid`](Self::from_grid), with AVX2 when `AVX` is true (see
-    /// [`avx2::clue_state`]).
+    /// [`x86::clue_state`]).
     #[inline(always)]
     fn set_up<const AVX: bool>(grid: &Grid) -> Result<Self, Contradiction> {
         #[cfg(target_arch = "x86_64")]
@@ -155,7 +155,7 @@ impl State {
             let values = grid.cells().try_into().expect("a 9×9 grid has 81 cells");
             // SAFETY: `AVX` is true only in `solve_modern`, which `solve` calls only on
             // CPUs that have AVX2.
-            return unsafe { avx2::clue_state(values) };
+            return unsafe { x86::clue_state(values) };
         }
         Self::from_grid(grid)
     }
@@ -189,7 +189,7 @@ impl State {
         let changed = if AVX {
             // SAFETY: `AVX` is true only in `Search::run_modern`, which `solve` calls only
             // on CPUs that have AVX2.
-            unsafe { avx2::clear8(words, cells) }
+            unsafe { x86::clear8(words, cells) }
         } else {
             clear8(words, cells)
         };
@@ -229,7 +229,7 @@ impl State {
     /// Propagates one digit-band: locked candidates and hidden singles in the band, then
     /// the consequences of the digit's newly solved cells.
     #[inline(always)]
-    fn update<const AVX: bool>(
+    fn update<const AVX: bool, const PEXT: bool>(
         &mut self,
         dirty: &mut u64,
         index: usize,
@@ -237,10 +237,17 @@ impl State {
         let (band, digit) = (index >> 4, index & 15);
         self.stack_dirty |= 1 << digit;
         let word = self.candidates[index];
-        // The masks keep every index in range, which drops the bounds checks.
-        let occupied = u32::from(MINIROWS_OF_ROW[(word & 0x1FF) as usize])
-            | u32::from(MINIROWS_OF_ROW[(word >> 9 & 0x1FF) as usize]) << 3
-            | u32::from(MINIROWS_OF_ROW[(word >> 18 & 0x1FF) as usize]) << 6;
+        #[cfg(target_arch = "x86_64")]
+        let occupied = if PEXT {
+            // SAFETY: `PEXT` is true only in `Search::run_modern_pext`, which `solve` calls
+            // only on CPUs that have BMI2.
+            unsafe { x86::minirows_pext(word) }
+        } else {
+            minirows(word)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let occupied = minirows(word);
+        // The mask keeps the index in range, which drops the bounds check.
         let word = word & CELLS_KEPT[(occupied & 0x1FF) as usize];
         if word == 0 {
             return Err(Contradiction);
@@ -283,7 +290,7 @@ impl State {
     /// Runs the deductions to a fixed point. Returns the cells left with two candidates,
     /// per band (none once solved).
     #[inline(always)]
-    fn propagate<const AVX: bool>(&mut self) -> Result<[u32; 3], Contradiction> {
+    fn propagate<const AVX: bool, const PEXT: bool>(&mut self) -> Result<[u32; 3], Contradiction> {
         let mut pairs = [0; 3];
         // The dirty mask lives in a register here rather than in the state, whose copy
         // in memory put a store and a reload on the critical path of every update
@@ -293,7 +300,7 @@ impl State {
             while dirty != 0 {
                 let index = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                self.update::<AVX>(&mut dirty, index)?;
+                self.update::<AVX, PEXT>(&mut dirty, index)?;
             }
             if self.is_solved() {
                 return Ok([0; 3]);
@@ -498,6 +505,16 @@ const fn word_index(band: usize, digit: usize) -> usize {
     16 * band + digit
 }
 
+/// The minirows of a digit-band word that hold a candidate, as 9 bits (see
+/// [`tables`]): a lookup per row.
+#[inline(always)]
+fn minirows(word: u32) -> u32 {
+    // The masks keep every index in range, which drops the bounds checks.
+    u32::from(MINIROWS_OF_ROW[(word & 0x1FF) as usize])
+        | u32::from(MINIROWS_OF_ROW[(word >> 9 & 0x1FF) as usize]) << 3
+        | u32::from(MINIROWS_OF_ROW[(word >> 18 & 0x1FF) as usize]) << 6
+}
+
 /// Clears `cells` from eight words; bit `i` of the result is set when word `i` held one
 /// of them.
 #[inline(always)]
@@ -521,13 +538,13 @@ impl Search {
     /// `recurse` searches below a guess: this same function, compiled for the same
     /// instruction set (see [`solve`]).
     #[inline(always)]
-    fn run_with<const AVX: bool>(
+    fn run_with<const AVX: bool, const PEXT: bool>(
         &mut self,
         mut state: State,
         recurse: impl Fn(&mut Self, State) -> bool,
     ) -> bool {
         loop {
-            let Ok(pairs) = state.propagate::<AVX>() else {
+            let Ok(pairs) = state.propagate::<AVX, PEXT>() else {
                 return false;
             };
             if state.is_solved() {
@@ -559,7 +576,7 @@ impl Search {
 
     /// [`run_with`](Self::run_with) for any CPU.
     fn run_portable(&mut self, state: State) -> bool {
-        self.run_with::<false>(state, Self::run_portable)
+        self.run_with::<false, false>(state, Self::run_portable)
     }
 
     /// [`run_with`](Self::run_with) with the bit-manipulation instructions of x86-64 CPUs
@@ -567,7 +584,15 @@ impl Search {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn run_modern(&mut self, state: State) -> bool {
-        self.run_with::<true>(state, |search, state| search.run_modern(state))
+        self.run_with::<true, false>(state, |search, state| search.run_modern(state))
+    }
+
+    /// [`run_modern`](Self::run_modern) with the minirows found by bit extraction (see
+    /// [`x86::minirows_pext`]), for CPUs on which it is fast.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    fn run_modern_pext(&mut self, state: State) -> bool {
+        self.run_with::<true, true>(state, |search, state| search.run_modern_pext(state))
     }
 }
 
@@ -584,21 +609,18 @@ impl Search {
 /// If `grid` is not 9×9.
 pub fn solve(grid: &Grid, limit: u64) -> SearchResult {
     #[cfg(target_arch = "x86_64")]
-    if has_modern_x86() {
-        // SAFETY: the CPU has every feature `solve_modern` is compiled for.
-        return unsafe { solve_modern(grid, limit) };
+    if x86::has_modern_features() {
+        // SAFETY: the CPU has every feature `solve_modern` and `solve_modern_pext` are
+        // compiled for.
+        return unsafe {
+            if x86::has_fast_pext() {
+                solve_modern_pext(grid, limit)
+            } else {
+                solve_modern(grid, limit)
+            }
+        };
     }
     solve_portable(grid, limit)
-}
-
-/// Whether the CPU has the features of [`Search::run_modern`] (detected once, cached).
-#[cfg(target_arch = "x86_64")]
-fn has_modern_x86() -> bool {
-    std::arch::is_x86_feature_detected!("popcnt")
-        && std::arch::is_x86_feature_detected!("lzcnt")
-        && std::arch::is_x86_feature_detected!("bmi1")
-        && std::arch::is_x86_feature_detected!("bmi2")
-        && std::arch::is_x86_feature_detected!("avx2")
 }
 
 /// [`solve`] compiled for the features of [`Search::run_modern`].
@@ -606,6 +628,13 @@ fn has_modern_x86() -> bool {
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
 fn solve_modern(grid: &Grid, limit: u64) -> SearchResult {
     solve_with::<true>(grid, limit, |search, state| search.run_modern(state))
+}
+
+/// [`solve`] compiled for the features of [`Search::run_modern_pext`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+fn solve_modern_pext(grid: &Grid, limit: u64) -> SearchResult {
+    solve_with::<true>(grid, limit, |search, state| search.run_modern_pext(state))
 }
 
 /// [`solve`] for any CPU.

@@ -57,7 +57,7 @@ fn a_hidden_single_in_a_row_is_placed_and_propagated() {
         line.replace_range(row * 9 + col..row * 9 + col + 1, "9");
     }
     let mut state = state(&line);
-    state.propagate::<false>().ok().unwrap();
+    state.propagate::<false, false>().ok().unwrap();
     assert!(solved(&state, 0, 8));
     assert!(allows(&state, 0, 8, 9));
     assert!(!allows(&state, 0, 8, 1), "other digits leave the cell");
@@ -89,7 +89,7 @@ fn locked_candidates_in_a_band_are_removed() {
         (2, 2, 7),
     ]);
     let mut state = state(&line);
-    state.propagate::<false>().ok().unwrap();
+    state.propagate::<false, false>().ok().unwrap();
     for digit in [1, 8, 9] {
         assert!(allows(&state, 0, 0, digit));
         assert!(!allows(&state, 0, 3, digit) && !allows(&state, 0, 8, digit));
@@ -110,7 +110,7 @@ fn stack_deductions_find_locked_candidates_in_columns() {
         (2, 2, 7),
     ]);
     let mut state = state(&line);
-    state.propagate::<false>().ok().unwrap();
+    state.propagate::<false, false>().ok().unwrap();
     for digit in [1, 8, 9] {
         assert!(allows(&state, 0, 0, digit));
         for row in 3..9 {
@@ -127,7 +127,7 @@ fn naked_singles_fill_the_grid() {
         line.replace_range(cell..cell + 1, ".");
     }
     let mut state = state(&line);
-    state.propagate::<false>().ok().unwrap();
+    state.propagate::<false, false>().ok().unwrap();
     assert!(state.is_solved());
     assert_eq!(state.solution().unwrap().to_line(), SEED2_SOLUTION);
 }
@@ -177,7 +177,7 @@ fn two_solution_puzzle() -> (Grid, [(usize, usize); 4]) {
 fn the_guess_goes_to_a_cell_with_two_candidates() {
     let (puzzle, cells) = two_solution_puzzle();
     let mut state = State::from_grid(&puzzle).ok().unwrap();
-    let pairs = state.propagate::<false>().ok().unwrap();
+    let pairs = state.propagate::<false, false>().ok().unwrap();
     assert_eq!(
         pairs.iter().map(|band| band.count_ones()).sum::<u32>(),
         4,
@@ -241,14 +241,43 @@ fn the_portable_build_finds_what_the_default_build_finds() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn the_modern_x86_build_finds_what_the_portable_build_finds() {
-    if !has_modern_x86() {
+    if !x86::has_modern_features() {
         eprintln!("skipped: this CPU lacks the features of the modern build");
         return;
     }
     for grid in sample_grids() {
-        // SAFETY: the CPU has the features, checked above.
-        let modern = unsafe { solve_modern(&grid, 2) };
-        assert_eq!(modern, solve_portable(&grid, 2), "{}", grid.to_line());
+        let portable = solve_portable(&grid, 2);
+        // SAFETY: the CPU has the features of both builds, checked above (`pext` is part
+        // of BMI2; whether it is fast does not matter here).
+        let (modern, modern_pext) =
+            unsafe { (solve_modern(&grid, 2), solve_modern_pext(&grid, 2)) };
+        assert_eq!(modern, portable, "{}", grid.to_line());
+        assert_eq!(modern_pext, portable, "{}", grid.to_line());
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn minirows_by_bit_extraction_match_the_lookups() {
+    if !std::arch::is_x86_feature_detected!("bmi2") {
+        eprintln!("skipped: this CPU lacks BMI2");
+        return;
+    }
+    // Every pattern of one row in each of the three rows, and a sequence of whole words.
+    let mut words: Vec<u32> = (0..512)
+        .flat_map(|row: u32| [row, row << 9, row << 18, row * 0x40201])
+        .collect();
+    let mut seed = 99u64;
+    words.extend((0..100_000).map(|_| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 37) as u32 & BAND
+    }));
+    for word in words {
+        // SAFETY: the CPU has BMI2, checked above.
+        let extracted = unsafe { x86::minirows_pext(word) };
+        assert_eq!(extracted, minirows(word), "{word:#x}");
     }
 }
 
@@ -274,7 +303,7 @@ fn the_avx2_clear_matches_the_portable_one() {
         let (mut portable, mut vector) = (words, words);
         let expected = clear8(&mut portable, cells);
         // SAFETY: the CPU has AVX2, checked above.
-        let found = unsafe { avx2::clear8(&mut vector, cells) };
+        let found = unsafe { x86::clear8(&mut vector, cells) };
         assert_eq!(
             (found, vector),
             (expected, portable),
@@ -353,7 +382,7 @@ fn the_avx2_set_up_matches_the_portable_one() {
     for grid in &grids {
         let values = grid.cells().try_into().unwrap();
         // SAFETY: the CPU has AVX2, checked above.
-        let vector = fields(unsafe { avx2::clue_state(values) });
+        let vector = fields(unsafe { x86::clue_state(values) });
         let portable = fields(State::from_grid(grid));
         assert_eq!(vector, portable, "{}", grid.to_line());
         match portable {
