@@ -395,3 +395,39 @@ fn the_avx2_set_up_matches_the_portable_one() {
         "{conflicting} {consistent}"
     );
 }
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_avx2_candidate_count_matches_the_portable_one() {
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        eprintln!("skipped: this CPU lacks AVX2");
+        return;
+    }
+    let mut seed = 7u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 37) as u32 & BAND
+    };
+    let mut state = state(&".".repeat(81));
+    let mut seen = [0u32; 3];
+    for _ in 0..2000 {
+        // Sparse words (two random masks ANDed) so that every count occurs.
+        for word in &mut state.candidates {
+            *word = next() & next() & next();
+        }
+        for band in 0..3 {
+            let portable = state.candidate_counts::<false>(band);
+            assert_eq!(state.candidate_counts::<true>(band), portable);
+            let (some, two, three) = portable;
+            seen[0] |= some & !two;
+            seen[1] |= two & !three;
+            seen[2] |= three;
+        }
+    }
+    assert_eq!(
+        seen, [BAND; 3],
+        "cells held by one, two, and three or more words"
+    );
+}
