@@ -41,10 +41,12 @@
 //! Then it guesses on a cell with the fewest candidates, preferring the one that sees the
 //! most unsolved cells (see [`State::guess_cell`]).
 //!
-//! On x86-64 the search is compiled twice, for any CPU and for the bit-manipulation
-//! instructions and AVX2 (chosen at run time, see [`solve`]); the only `unsafe` is the call
-//! of the latter after the CPU's features were checked, and the two parts it writes with
-//! AVX2 intrinsics: the set-up of the clues and the clear of solved cells (see [`x86`]).
+//! On x86-64 the search is compiled three times: for any CPU, for the bit-manipulation
+//! instructions and AVX2, and for those with the minirows found by bit extraction (`pext`)
+//! on CPUs where it is fast (chosen at run time, see [`solve`]). The only `unsafe` is the
+//! call of the latter two after the CPU's features were checked, and the parts they write
+//! with intrinsics: the set-up of the clues, the clear of solved cells, the count of a
+//! band's candidates and the minirows (see [`x86`]).
 
 mod tables;
 #[cfg(target_arch = "x86_64")]
@@ -625,7 +627,9 @@ impl Search {
 /// instructions and AVX2 (detected at run time; the portable build's population counts
 /// are a dozen instructions each). Against the portable build in the same binary:
 /// `serg-benchmark-multi` +5%, `norvig-hardest` +4%, `forum-hardest-1106` +0.5%,
-/// `kaggle-10k` -1% (within noise).
+/// `kaggle-10k` -1% (within noise), before the parts written with intrinsics, each
+/// measured on its own (see [`x86`]). On CPUs whose `pext` is fast, the third build
+/// ([`Search::run_modern_pext`]) is taken.
 ///
 /// # Panics
 /// If `grid` is not 9×9.
