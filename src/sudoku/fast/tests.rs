@@ -267,13 +267,8 @@ fn minirows_by_bit_extraction_match_the_lookups() {
     let mut words: Vec<u32> = (0..512)
         .flat_map(|row: u32| [row, row << 9, row << 18, row * 0x40201])
         .collect();
-    let mut seed = 99u64;
-    words.extend((0..100_000).map(|_| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 37) as u32 & BAND
-    }));
+    let mut next = random_words(99);
+    words.extend((0..100_000).map(|_| next()));
     for word in words {
         // SAFETY: the CPU has BMI2, checked above.
         let extracted = unsafe { x86::minirows_pext(word) };
@@ -288,14 +283,7 @@ fn the_avx2_clear_matches_the_portable_one() {
         eprintln!("skipped: this CPU lacks AVX2");
         return;
     }
-    // A simple linear congruential sequence of 27-bit words and masks.
-    let mut seed = 12345u64;
-    let mut next = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 37) as u32 & BAND
-    };
+    let mut next = random_words(12345);
     let mut changed_any = 0;
     for _ in 0..1000 {
         let words: [u32; 8] = std::array::from_fn(|lane| if lane % 3 == 0 { 0 } else { next() });
@@ -338,13 +326,8 @@ fn the_avx2_set_up_matches_the_portable_one() {
         eprintln!("skipped: this CPU lacks AVX2");
         return;
     }
-    let mut seed = 2024u64;
-    let mut next = |below: usize| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) as usize % below
-    };
+    let mut random = random_words(2024);
+    let mut next = |below: usize| random() as usize % below;
     let mut grids = sample_grids();
     // Every sample with one clue copied into another cell of its row, column or box (a
     // conflict), and grids of random values at random cells (most of them conflicting).
@@ -403,13 +386,7 @@ fn the_avx2_candidate_count_matches_the_portable_one() {
         eprintln!("skipped: this CPU lacks AVX2");
         return;
     }
-    let mut seed = 7u64;
-    let mut next = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 37) as u32 & BAND
-    };
+    let mut next = random_words(7);
     let mut state = state(&".".repeat(81));
     let mut seen = [0u32; 3];
     for _ in 0..2000 {
@@ -430,4 +407,15 @@ fn the_avx2_candidate_count_matches_the_portable_one() {
         seen, [BAND; 3],
         "cells held by one, two, and three or more words"
     );
+}
+
+/// A simple linear congruential sequence of 27-bit words, from `seed`.
+#[cfg(target_arch = "x86_64")]
+fn random_words(mut seed: u64) -> impl FnMut() -> u32 {
+    move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 37) as u32 & BAND
+    }
 }
