@@ -155,8 +155,8 @@ impl State {
         #[cfg(target_arch = "x86_64")]
         if AVX {
             let values = grid.cells().try_into().expect("a 9×9 grid has 81 cells");
-            // SAFETY: `AVX` is true only in `solve_modern`, which `solve` calls only on
-            // CPUs that have AVX2.
+            // SAFETY: `AVX` is true only in `solve_modern` and `solve_modern_pext`, which
+            // `solve` calls only on CPUs that have AVX2.
             return unsafe { x86::clue_state(values) };
         }
         Self::from_grid(grid)
@@ -179,8 +179,8 @@ impl State {
     }
 
     /// Removes `cells` from the words of every digit in `band`, marking those it changed:
-    /// digits 0 to 7 at once (see [`clear8`]), then digit 8. `AVX` is true in the search
-    /// compiled for AVX2 ([`Search::run_modern`]).
+    /// digits 0 to 7 at once (see [`clear8`]), then digit 8. `AVX` is true in the searches
+    /// compiled for AVX2 ([`Search::run_modern`], [`Search::run_modern_pext`]).
     #[inline(always)]
     fn clear_cells<const AVX: bool>(&mut self, dirty: &mut u64, band: usize, cells: u32) {
         let start = word_index(band, 0);
@@ -189,8 +189,8 @@ impl State {
             .expect("eight words");
         #[cfg(target_arch = "x86_64")]
         let changed = if AVX {
-            // SAFETY: `AVX` is true only in `Search::run_modern`, which `solve` calls only
-            // on CPUs that have AVX2.
+            // SAFETY: `AVX` is true only in `Search::run_modern` and
+            // `Search::run_modern_pext`, which `solve` calls only on CPUs that have AVX2.
             unsafe { x86::clear8(words, cells) }
         } else {
             clear8(words, cells)
@@ -354,8 +354,8 @@ impl State {
             let words = (&self.candidates[start..start + 8])
                 .try_into()
                 .expect("eight words");
-            // SAFETY: `AVX` is true only in the builds of `Search::run_modern`, which
-            // `solve` calls only on CPUs that have AVX2.
+            // SAFETY: `AVX` is true only in `Search::run_modern` and
+            // `Search::run_modern_pext`, which `solve` calls only on CPUs that have AVX2.
             (some, two, three) = unsafe { x86::count8(words) };
         }
         let digits = if AVX && cfg!(target_arch = "x86_64") {

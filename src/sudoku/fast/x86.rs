@@ -47,19 +47,13 @@ pub(super) unsafe fn clear8(words: &mut [u32; 8], cells: u32) -> u32 {
 pub(super) unsafe fn count8(words: &[u32; 8]) -> (u32, u32, u32) {
     // SAFETY: the load reads the 32 bytes of `words`; it is the unaligned kind.
     let words = unsafe { _mm256_loadu_si256(words.as_ptr() as *const __m256i) };
-    // Each lane with its neighbour: held by either, or by both.
+    let zero = _mm256_setzero_si256();
+    // Each lane with its neighbour.
     let neighbours = _mm256_shuffle_epi32(words, 0b10_11_00_01);
-    let some = _mm256_or_si256(words, neighbours);
-    let two = _mm256_and_si256(words, neighbours);
-    // Each pair of lanes with the next pair: none held by three yet.
-    let (other_some, other_two) = (
-        _mm256_shuffle_epi32(some, 0b01_00_11_10),
-        _mm256_shuffle_epi32(two, 0b01_00_11_10),
-    );
-    let (some, two, three) = combine(
-        (some, two, _mm256_setzero_si256()),
-        (other_some, other_two, _mm256_setzero_si256()),
-    );
+    let (some, two, three) = combine((words, zero, zero), (neighbours, zero, zero));
+    // Each pair of lanes with the next pair.
+    let pairs = |v| _mm256_shuffle_epi32(v, 0b01_00_11_10);
+    let (some, two, three) = combine((some, two, three), (pairs(some), pairs(two), pairs(three)));
     // Each half with the other.
     let halves = |v| _mm256_permute2x128_si256(v, v, 1);
     let (some, two, three) = combine(
