@@ -30,6 +30,9 @@
 //!   by comparing with a copy of the previous state (so clears need no change tracking)
 //!   gained 28% on `norvig-hardest` but lost 1.5-12% on every other file tried; also
 //!   removing each box's only column from the other bands on every update lost 7-24%;
+//!   deferring the clears of a solved cell's other digits to one pass per band once no
+//!   digit-band is left (so that the update has no branch on whether it solved a row)
+//!   lost 20-40%;
 //! - naked singles (cells with one candidate left) and empty cells, for all 27 cells of a
 //!   band at once by counting candidates with bitwise adders over the nine digits;
 //! - when those are exhausted, locked candidates across bands (per digit and stack, the
@@ -39,7 +42,11 @@
 //!   44,000 to 57,000 (guesses per puzzle 4.7 to 2.6 and 59 to 38).
 //!
 //! Then it guesses on a cell with the fewest candidates, preferring the one that sees the
-//! most unsolved cells (see [`State::guess_cell`]).
+//! most unsolved cells (see [`State::guess_cell`]). Choosing by look-ahead instead
+//! (propagating both digits of two-candidate cells and guessing on the one that solves the
+//! most in both branches, a digit taken at once when the other fails) cut the guesses on
+//! `forum-hardest-1905-11plus` from 165 to 28-116 per puzzle but was 10-50% slower at every
+//! setting tried.
 //!
 //! On x86-64 the search is compiled three times: for any CPU, for the bit-manipulation
 //! instructions and AVX2, and for those with the minirows found by bit extraction (`pext`)
@@ -415,7 +422,9 @@ impl State {
     ///
     /// Against the first cell with two candidates, that choice cut the guesses on
     /// `forum-hardest-1905-11plus` from 281 to 164 per puzzle (10,000 to 12,900
-    /// puzzles/s) and on `magictour-top1465` from 38 to 21 (58,000 to 82,000/s).
+    /// puzzles/s) and on `magictour-top1465` from 38 to 21 (58,000 to 82,000/s). Scoring
+    /// the cells by the candidates their two digits would remove from their peers instead
+    /// (alone, or to break ties) gave more guesses on most files.
     /// `pairs` are the cells with two candidates, as [`propagate`](Self::propagate)
     /// counted them.
     #[inline(always)]
