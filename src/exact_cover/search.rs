@@ -580,7 +580,7 @@ impl<I: Index> Engine<I> {
         // option after finding one with two gave the same nodes as scanning everything,
         // and its speed. Breaking ties between items of two options by the options left in
         // their options' other items (the most first, among the first 8 such items): 15%
-        // fewer guesses on `forum-hardest-1905-11plus` and 35% on `magictour-top1465`, and
+        // fewer guesses on `forum-hardest-1905-11plus` and 29% on `magictour-top1465`, and
         // +16% and +17% on magictour and `forum-hardest-1106`, but -4% on the first and
         // -13% on `serg-benchmark-multi` (binaries alternating, medians of 3); among the
         // first 3, every file within ±5%.

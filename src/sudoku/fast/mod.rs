@@ -424,7 +424,8 @@ impl State {
     /// `forum-hardest-1905-11plus` from 281 to 164 per puzzle (10,000 to 12,900
     /// puzzles/s) and on `magictour-top1465` from 38 to 21 (58,000 to 82,000/s). Scoring
     /// the cells by the candidates their two digits would remove from their peers instead
-    /// (alone, or to break ties) gave more guesses on most files.
+    /// gave more guesses on most files; as a tie-break, 2-6% fewer on the forum-hardest
+    /// files and magictour but more on the norvig files and serg, and slower on every file.
     /// `pairs` are the cells with two candidates, as [`propagate`](Self::propagate)
     /// counted them.
     #[inline(always)]
