@@ -311,10 +311,7 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
         depth: args.depth,
         weak: args.weak,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = thread_pool(args.threads)?;
     let started = std::time::Instant::now();
     let mut checkpoint_path = args.output.clone().into_os_string();
     checkpoint_path.push(".partial");

@@ -222,6 +222,14 @@ fn run_job<J: Job>(
     Ok(exit_code(stats.failed))
 }
 
+/// The worker pool of a command: `threads` workers, or one per core when 0.
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")
+}
+
 fn exit_code(failed: u64) -> ExitCode {
     if failed > 0 {
         ExitCode::from(1)

@@ -168,10 +168,7 @@ pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
         DifficultyArg::Medium => Difficulty::Medium,
         DifficultyArg::Hard => Difficulty::Hard,
     });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = thread_pool(args.threads)?;
     // Puzzle i comes from its own stream of the seed, so the file does not depend on the
     // number of threads.
     const ATTEMPTS: usize = 1000;

@@ -296,10 +296,7 @@ pub(super) fn print_counts(
     let Some(problem) = possible(built) else {
         return Ok(exit_code(1));
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(choice.threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = thread_pool(choice.threads)?;
     let bar = (choice.progress || io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(0);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
