@@ -88,7 +88,7 @@ check_report() {
         for side in old new; do
             local binary=$old
             [ "$side" = new ] && binary=$new
-            sed -E "s#$binary#BINARY#g; s#$name.$side.report#REPORT#g; s/[0-9]+([.,:-][0-9]+)*/N/g" \
+            sed -E "s#$binary#BINARY#g; s#$name.$side.report#REPORT#g; s/[0-9a-f]*[0-9][0-9a-f]*([.,:-][0-9a-f]+)*/N/g" \
                 "$work/$name.$side.report/$file" >"$work/$name.$side.$file" 2>&1
         done
         if ! cmp -s "$work/$name.old.$file" "$work/$name.new.$file"; then

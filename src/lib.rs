@@ -6,6 +6,8 @@ pub mod battleship;
 pub mod bench;
 pub mod connect4;
 pub mod exact_cover;
+pub mod kinds;
+pub mod puzzle;
 pub mod report;
 pub mod sudoku;
 pub mod tiling;

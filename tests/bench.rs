@@ -303,7 +303,10 @@ fn a_failing_external_program_fails_its_run_and_a_bad_suite_stops_the_bench() {
     ]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("unknown variant `chess`"), "{stderr}");
+    assert!(
+        stderr.contains("set 1: unknown kind \"chess\" (the kinds are sudoku, "),
+        "{stderr}"
+    );
 
     let output = run(&[
         "bench",

@@ -109,17 +109,77 @@ pub trait Job: Sync {
     }
     /// Works out an input's layout from its CSV header (`None` for line inputs). An error
     /// stops the run: the input cannot be processed at all.
-    fn layout(&self, header: Option<&[String]>) -> Result<Self::Layout, String>;
+    fn layout(&self, header: Option<&[String]>) -> Result<Self::Layout, JobError>;
     /// Makes fresh per-worker state.
     fn new_worker(&self) -> Self::Worker;
     /// Processes one record. An `Err` is a record that cannot be read: its row gets status
-    /// [`ERROR_STATUS`] and the message.
+    /// [`ERROR_STATUS`] and the error's message.
     fn process(
         &self,
         worker: &mut Self::Worker,
         layout: &Self::Layout,
         record: &Record,
-    ) -> Result<Outcome, String>;
+    ) -> Result<Outcome, JobError>;
+}
+
+/// Why a job cannot process a record, or an input with a given header.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum JobError {
+    /// The input layer could not read the record as text; the message says why and where.
+    #[error("{0}")]
+    Unreadable(String),
+    /// A CSV header lacks a column the job was told to read.
+    #[error("no column {name:?}; the header has {}", header.join(", "))]
+    MissingColumn {
+        /// The column asked for.
+        name: String,
+        /// The header's columns.
+        header: Vec<String>,
+    },
+    /// A CSV row is too short to have one of the job's columns.
+    #[error("the row has {fields} fields, so no column {name:?} (field {position})")]
+    MissingField {
+        /// Fields in the row.
+        fields: usize,
+        /// The column's name.
+        name: String,
+        /// Its 1-based position.
+        position: usize,
+    },
+    /// The input is of a format the job does not read (e.g. CSV for a line format).
+    #[error("{0}")]
+    UnsupportedInput(&'static str),
+    /// The record is not a valid record of the puzzle: what is wrong, and where.
+    #[error("{0}")]
+    Invalid(String),
+    /// The job failed on the record through a fault of its own.
+    #[error("internal error while processing this record (please report it)")]
+    Internal,
+}
+
+impl JobError {
+    /// The column named `name` (ASCII case ignored) of `header`.
+    pub fn find_column(header: &[String], name: &str) -> Result<usize, JobError> {
+        header
+            .iter()
+            .position(|h| h.eq_ignore_ascii_case(name))
+            .ok_or_else(|| JobError::MissingColumn {
+                name: name.to_string(),
+                header: header.to_vec(),
+            })
+    }
+
+    /// Field `index` (named `name`) of a CSV row.
+    pub fn field<'r>(fields: &'r [String], index: usize, name: &str) -> Result<&'r str, JobError> {
+        fields
+            .get(index)
+            .map(String::as_str)
+            .ok_or_else(|| JobError::MissingField {
+                fields: fields.len(),
+                name: name.to_string(),
+                position: index + 1,
+            })
+    }
 }
 
 /// Why a run could not proceed.
@@ -134,12 +194,22 @@ pub enum BatchError {
         source: std::io::Error,
     },
     /// An input's header does not fit the job.
-    #[error("{path}: {message}")]
+    #[error("{path}: {source}")]
     Layout {
         /// The input as named by the user.
         path: String,
         /// What is wrong.
-        message: String,
+        source: JobError,
+    },
+    /// An input gives other result columns than the first input.
+    #[error("{path}: its result columns ({}) differ from the first input's ({})", columns.join(", "), first.join(", "))]
+    Columns {
+        /// The input as named by the user.
+        path: String,
+        /// Its columns.
+        columns: Vec<String>,
+        /// The first input's columns.
+        first: Vec<String>,
     },
     /// The results could not be written.
     #[error("cannot write results: {0}")]

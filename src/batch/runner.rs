@@ -14,8 +14,8 @@ use crossbeam_channel::unbounded;
 use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
 use super::{
-    BatchError, InputFormat, InputSpec, Job, Outcome, Progress, RecordContent, RunStats, Value,
-    ERROR_STATUS,
+    BatchError, InputFormat, InputSpec, Job, JobError, Outcome, Progress, RecordContent, RunStats,
+    Value, ERROR_STATUS,
 };
 
 /// Where result rows go (a CSV or JSON Lines writer, or a collector in tests).
@@ -158,18 +158,40 @@ struct Processed {
     counts: ChunkCounts,
 }
 
-/// Fills `row` with one record's result: `file` if given, `line`, `status`, the job's
-/// values, `error` and `micros`.
-fn fill_row(row: &mut Vec<Value>, file: Option<&str>, line: u64, outcome: Outcome, nanos: u64) {
-    row.clear();
-    if let Some(file) = file {
-        row.push(Value::Text(file.to_string()));
+/// The columns of a run's rows, and how one record's result fills them: `file` (only when
+/// there are several inputs), `line`, `status`, the job's own columns, `error` and `micros`.
+struct RowSchema {
+    with_file: bool,
+    job_columns: Vec<String>,
+}
+
+impl RowSchema {
+    /// The column names, in row order.
+    fn names(&self) -> Vec<String> {
+        let mut names = Vec::with_capacity(self.job_columns.len() + 5);
+        if self.with_file {
+            names.push("file".to_string());
+        }
+        names.push("line".into());
+        names.push("status".into());
+        names.extend(self.job_columns.iter().cloned());
+        names.push("error".into());
+        names.push("micros".into());
+        names
     }
-    row.push(Value::Int(line));
-    row.push(Value::Text(outcome.status.to_string()));
-    row.extend(outcome.values);
-    row.push(Value::Text(outcome.error));
-    row.push(Value::Float(nanos as f64 / 1000.0));
+
+    /// Fills `row` with one record's result, in the order of [`names`](Self::names).
+    fn fill(&self, row: &mut Vec<Value>, file: Option<&str>, processed: ProcessedRow) {
+        row.clear();
+        if let Some(file) = file.filter(|_| self.with_file) {
+            row.push(Value::Text(file.to_string()));
+        }
+        row.push(Value::Int(processed.line));
+        row.push(Value::Text(processed.outcome.status.to_string()));
+        row.extend(processed.outcome.values);
+        row.push(Value::Text(processed.outcome.error));
+        row.push(Value::Float(processed.nanos as f64 / 1000.0));
+    }
 }
 
 /// Byte buffers used again rather than freed. Chunk bytes go from the calling thread to a
@@ -207,12 +229,10 @@ struct Shared<'a, J: Job> {
     workers: Mutex<Vec<J::Worker>>,
     /// Nanoseconds per record in the last chunk processed (0 before the first).
     pace: &'a AtomicU64,
-    /// The job's columns.
-    columns: usize,
+    /// The rows' columns.
+    schema: &'a RowSchema,
     /// Indexes of the job's tallied columns.
     tallied: &'a [usize],
-    /// Whether rows carry a `file` column.
-    with_file: bool,
     /// The sink's formatter, if it has one.
     formatter: Option<Arc<dyn RowFormatter>>,
     buffers: &'a BufferPool,
@@ -231,102 +251,185 @@ pub fn run<J: Job>(
     progress: &dyn Progress,
     options: &RunOptions,
 ) -> Result<RunStats, BatchError> {
-    let pool = worker_pool(options.threads)?;
-    let threads = pool.current_num_threads();
-    let bytes_read = Arc::new(AtomicU64::new(0));
-    let pace = AtomicU64::new(0);
-    // The first input is opened here: its layout fixes the columns before any row.
-    let first = match inputs.first() {
-        Some(input) => Some(open_input(job, input, &bytes_read)?),
-        None => None,
-    };
-    let job_columns = match &first {
-        Some((_, layout)) => job.columns(layout),
-        None => Vec::new(),
-    };
-    let tallied: Vec<usize> = job
-        .tallied_columns()
-        .iter()
-        .filter_map(|name| job_columns.iter().position(|c| c == name))
-        .collect();
-    let tallied_names: Vec<&str> = tallied.iter().map(|&i| job_columns[i].as_str()).collect();
-    let mut stats = RunStats::new(&job.statuses(), &tallied_names, threads);
-    stats.count_status(ERROR_STATUS, 0);
+    Pipeline::open(job, inputs, options)?.run(sink, progress)
+}
 
-    let with_file = inputs.len() > 1;
-    let mut columns: Vec<String> = Vec::new();
-    if with_file {
-        columns.push("file".into());
+/// A run set up: the pool, the first input opened, the row schema and the statistics.
+struct Pipeline<'a, J: Job> {
+    job: &'a J,
+    inputs: &'a [InputSpec],
+    options: &'a RunOptions,
+    pool: Arc<rayon::ThreadPool>,
+    bytes_read: Arc<AtomicU64>,
+    /// The first input, opened here: its layout fixes the columns before any row.
+    first: Option<Opened<J::Layout>>,
+    schema: RowSchema,
+    /// Indexes of the job's tallied columns among its own.
+    tallied: Vec<usize>,
+    stats: RunStats,
+}
+
+impl<'a, J: Job> Pipeline<'a, J> {
+    fn open(
+        job: &'a J,
+        inputs: &'a [InputSpec],
+        options: &'a RunOptions,
+    ) -> Result<Self, BatchError> {
+        let pool = worker_pool(options.threads)?;
+        let bytes_read = Arc::new(AtomicU64::new(0));
+        let first = match inputs.first() {
+            Some(input) => Some(open_input(job, input, &bytes_read)?),
+            None => None,
+        };
+        let job_columns = match &first {
+            Some((_, layout)) => job.columns(layout),
+            None => Vec::new(),
+        };
+        let tallied: Vec<usize> = job
+            .tallied_columns()
+            .iter()
+            .filter_map(|name| job_columns.iter().position(|c| c == name))
+            .collect();
+        let tallied_names: Vec<&str> = tallied.iter().map(|&i| job_columns[i].as_str()).collect();
+        let mut stats = RunStats::new(&job.statuses(), &tallied_names, pool.current_num_threads());
+        stats.count_status(ERROR_STATUS, 0);
+        let schema = RowSchema {
+            with_file: inputs.len() > 1,
+            job_columns,
+        };
+        Ok(Pipeline {
+            job,
+            inputs,
+            options,
+            pool,
+            bytes_read,
+            first,
+            schema,
+            tallied,
+            stats,
+        })
     }
-    columns.push("line".into());
-    columns.push("status".into());
-    columns.extend(job_columns.iter().cloned());
-    columns.push("error".into());
-    columns.push("micros".into());
-    sink.begin(&columns).map_err(BatchError::Output)?;
 
-    let total_bytes = inputs.iter().map(InputSpec::size).sum::<Option<u64>>();
-    progress.start(total_bytes);
-    let started = Instant::now();
-    let cpu_started = process_cpu_time();
+    /// Processes every record, writing the rows to `sink` in input order.
+    fn run(
+        mut self,
+        sink: &mut dyn RowSink,
+        progress: &dyn Progress,
+    ) -> Result<RunStats, BatchError> {
+        sink.begin(&self.schema.names())
+            .map_err(BatchError::Output)?;
+        let total_bytes = self.inputs.iter().map(InputSpec::size).sum::<Option<u64>>();
+        progress.start(total_bytes);
+        let started = Instant::now();
+        let cpu_started = process_cpu_time();
+        let pace = AtomicU64::new(0);
+        let buffers = BufferPool(Mutex::new(Vec::new()));
+        let threads = self.stats.threads;
+        let mut reading = Reading {
+            buffers: &buffers,
+            job: self.job,
+            inputs: self.inputs,
+            current: self
+                .first
+                .take()
+                .map(|(cutter, layout)| (0, cutter, layout)),
+            next_file: 0,
+            job_columns: &self.schema.job_columns,
+            chunk_records: self.options.chunk_records.max(1),
+            threads,
+            left: self.options.max_records.unwrap_or(u64::MAX),
+            bytes_read: Arc::clone(&self.bytes_read),
+            pace: &pace,
+            seq: 0,
+        };
+        let shared = Shared {
+            job: self.job,
+            inputs: self.inputs,
+            workers: Mutex::new(Vec::new()),
+            pace: &pace,
+            schema: &self.schema,
+            tallied: &self.tallied,
+            formatter: sink.formatter(),
+            buffers: &buffers,
+        };
+        let mut writer = Writer {
+            sink,
+            progress,
+            stats: &mut self.stats,
+            schema: &self.schema,
+            inputs: self.inputs,
+            buffers: &buffers,
+            bytes_read: &self.bytes_read,
+            row: Vec::new(),
+        };
+        let in_flight = threads.max(1) * self.options.chunks_in_flight_per_thread.max(1);
+        let (read_result, write_result) =
+            fan_out(&self.pool, &mut reading, &shared, &mut writer, in_flight);
+        progress.finish();
+        write_result.map_err(BatchError::Output)?;
+        read_result?;
+        sink.finish().map_err(BatchError::Output)?;
+        self.stats.wall = started.elapsed();
+        self.stats.cpu = process_cpu_time().saturating_sub(cpu_started);
+        Ok(self.stats)
+    }
+}
 
-    let in_flight = threads.max(1) * options.chunks_in_flight_per_thread.max(1);
-    let (done_tx, done_rx) = unbounded::<Processed>();
-    let buffers = BufferPool(Mutex::new(Vec::new()));
-    let mut reading = Reading {
-        buffers: &buffers,
-        job,
-        inputs,
-        current: first.map(|(cutter, layout)| (0, cutter, layout)),
-        next_file: 0,
-        job_columns: &job_columns,
-        chunk_records: options.chunk_records.max(1),
-        threads,
-        left: options.max_records.unwrap_or(u64::MAX),
-        bytes_read: Arc::clone(&bytes_read),
-        pace: &pace,
-        seq: 0,
-    };
+/// Writes processed chunks to the sink and counts them.
+struct Writer<'a, 's> {
+    sink: &'s mut dyn RowSink,
+    progress: &'a dyn Progress,
+    stats: &'a mut RunStats,
+    schema: &'a RowSchema,
+    inputs: &'a [InputSpec],
+    buffers: &'a BufferPool,
+    bytes_read: &'a AtomicU64,
+    row: Vec<Value>,
+}
 
-    let shared = Shared {
-        job,
-        inputs,
-        workers: Mutex::new(Vec::new()),
-        pace: &pace,
-        columns: job_columns.len(),
-        tallied: &tallied,
-        with_file,
-        formatter: sink.formatter(),
-        buffers: &buffers,
-    };
-    let mut row = Vec::with_capacity(columns.len());
-    let mut write = |done: Processed| -> io::Result<()> {
-        done.counts.add_to(&mut stats);
+impl Writer<'_, '_> {
+    fn write(&mut self, done: Processed) -> io::Result<()> {
+        done.counts.add_to(self.stats);
         match done.rows {
             ChunkRows::Formatted(bytes) => {
-                sink.write_formatted(&bytes)?;
-                buffers.give(bytes);
+                self.sink.write_formatted(&bytes)?;
+                self.buffers.give(bytes);
             }
             ChunkRows::Values(rows) => {
-                let file = with_file.then(|| inputs[done.file].display_name());
+                let file = self
+                    .schema
+                    .with_file
+                    .then(|| self.inputs[done.file].display_name());
                 for processed in rows {
-                    let (line, nanos) = (processed.line, processed.nanos);
-                    fill_row(&mut row, file.as_deref(), line, processed.outcome, nanos);
-                    sink.write_row(&row)?;
+                    self.schema.fill(&mut self.row, file.as_deref(), processed);
+                    self.sink.write_row(&self.row)?;
                 }
             }
         }
-        progress.update(stats.records, bytes_read.load(Ordering::Relaxed));
+        self.progress
+            .update(self.stats.records, self.bytes_read.load(Ordering::Relaxed));
         Ok(())
-    };
+    }
+}
 
-    // The calling thread both cuts chunks and writes rows, with no thread of its own to start
-    // or stop: cutting is only a scan for line ends now, and a run over a few records cost
-    // more in thread start-up than in work.
+/// Cuts chunks on the calling thread, processes them on the pool and writes them back in
+/// input order, keeping at most `in_flight` chunks unwritten. Returns the reading's and
+/// the writing's results.
+///
+/// The calling thread both cuts chunks and writes rows, with no thread of its own to start
+/// or stop: cutting is only a scan for line ends, and a run over a few records cost more in
+/// thread start-up than in work.
+fn fan_out<J: Job>(
+    pool: &rayon::ThreadPool,
+    reading: &mut Reading<'_, J>,
+    shared: &Shared<'_, J>,
+    writer: &mut Writer<'_, '_>,
+    in_flight: usize,
+) -> (Result<(), BatchError>, io::Result<()>) {
+    let (done_tx, done_rx) = unbounded::<Processed>();
     let mut read_result = Ok(());
     let mut write_result = Ok(());
     pool.in_place_scope(|pool_scope| {
-        let shared = &shared;
         let mut pending = BTreeMap::new();
         let mut next = 0u64;
         let mut unwritten = 0usize;
@@ -336,7 +439,7 @@ pub fn run<J: Job>(
             while let Some(done) = pending.remove(&next) {
                 next += 1;
                 *unwritten -= 1;
-                if let Err(error) = write(done) {
+                if let Err(error) = writer.write(done) {
                     write_result = Err(error);
                     return false;
                 }
@@ -376,13 +479,7 @@ pub fn run<J: Job>(
             }
         }
     });
-    progress.finish();
-    write_result.map_err(BatchError::Output)?;
-    read_result?;
-    sink.finish().map_err(BatchError::Output)?;
-    stats.wall = started.elapsed();
-    stats.cpu = process_cpu_time().saturating_sub(cpu_started);
-    Ok(stats)
+    (read_result, write_result)
 }
 
 /// The worker pool for `threads` threads (0: one per core), built on first use and kept
@@ -422,9 +519,9 @@ fn open_input<J: Job>(
     let (cutter, header) = input.open_chunks(Arc::clone(bytes_read))?;
     let layout = job
         .layout(header.as_deref())
-        .map_err(|message| BatchError::Layout {
+        .map_err(|source| BatchError::Layout {
             path: input.display_name(),
-            message,
+            source,
         })?;
     Ok((cutter, Arc::new(layout)))
 }
@@ -498,13 +595,10 @@ impl<J: Job> Reading<'_, J> {
                 let (cutter, layout) = open_input(self.job, input, &self.bytes_read)?;
                 let columns = self.job.columns(&layout);
                 if columns != self.job_columns {
-                    return Err(BatchError::Layout {
+                    return Err(BatchError::Columns {
                         path: input.display_name(),
-                        message: format!(
-                            "its result columns ({}) differ from the first input's ({})",
-                            columns.join(", "),
-                            self.job_columns.join(", ")
-                        ),
+                        columns,
+                        first: self.job_columns.to_vec(),
                     });
                 }
                 self.current = Some((file, cutter, layout));
@@ -552,6 +646,7 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
     );
     let mut counts = ChunkCounts::new(shared.tallied.len(), records.len());
     let file = shared
+        .schema
         .with_file
         .then(|| shared.inputs[chunk.file].display_name());
     let mut row = Vec::new();
@@ -562,7 +657,7 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
     for record in &records {
         let start = Instant::now();
         let outcome = match &record.content {
-            RecordContent::Unreadable(message) => Err(message.clone()),
+            RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.clone())),
             _ => {
                 let result = catch_unwind(AssertUnwindSafe(|| {
                     job.process(&mut worker, &chunk.layout, record)
@@ -571,18 +666,24 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
                     // A bug in a job must not take the run down; the worker's state may be
                     // half-updated, so it is replaced.
                     worker = job.new_worker();
-                    Err("internal error while processing this record (please report it)".into())
+                    Err(JobError::Internal)
                 })
             }
         };
         let nanos = start.elapsed().as_nanos() as u64;
-        let outcome = outcome.unwrap_or_else(|message| error_outcome(message, shared.columns));
+        let outcome =
+            outcome.unwrap_or_else(|error| error_outcome(error, shared.schema.job_columns.len()));
         counts.count(&outcome, nanos, shared.tallied);
         match &mut formatted {
             // Formatting here rather than in the writer: writing a result file of fast
             // records kept the calling thread as busy as a worker.
             Some((formatter, bytes)) => {
-                fill_row(&mut row, file.as_deref(), record.line, outcome, nanos);
+                let processed = ProcessedRow {
+                    line: record.line,
+                    outcome,
+                    nanos,
+                };
+                shared.schema.fill(&mut row, file.as_deref(), processed);
                 formatter.format_row(&row, bytes);
             }
             None => values.push(ProcessedRow {
@@ -610,11 +711,11 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
     }
 }
 
-fn error_outcome(message: String, columns: usize) -> Outcome {
+fn error_outcome(error: JobError, columns: usize) -> Outcome {
     Outcome {
         status: ERROR_STATUS,
         failed: true,
-        error: message,
+        error: error.to_string(),
         values: vec![Value::Empty; columns],
     }
 }
@@ -655,15 +756,17 @@ mod tests {
         fn statuses(&self) -> Vec<&'static str> {
             vec!["ok"]
         }
-        fn layout(&self, _header: Option<&[String]>) -> Result<(), String> {
+        fn layout(&self, _header: Option<&[String]>) -> Result<(), JobError> {
             Ok(())
         }
         fn new_worker(&self) {}
-        fn process(&self, _: &mut (), _: &(), record: &Record) -> Result<Outcome, String> {
+        fn process(&self, _: &mut (), _: &(), record: &Record) -> Result<Outcome, JobError> {
             let text = match &record.content {
                 RecordContent::Line(text) => text.clone(),
                 RecordContent::Fields(fields) => fields.join("|"),
-                RecordContent::Unreadable(message) => return Err(message.clone()),
+                RecordContent::Unreadable(message) => {
+                    return Err(JobError::Unreadable(message.clone()))
+                }
             };
             Ok(Outcome {
                 status: "ok",

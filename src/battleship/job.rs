@@ -1,8 +1,92 @@
 //! `battleship validate` on the batch runner: one record is one field.
 
-use crate::batch::{Job, Outcome, Record, RecordContent, Value};
+use serde::{Deserialize, Deserializer};
+
+use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value};
+use crate::puzzle::{Puzzle, PuzzleError};
 
 use super::{validate, Field, FieldFormat, Fleet, Rules};
+
+/// Battleship fields validated with the classic fleet, as a puzzle of the shared harness.
+#[derive(Debug, Clone, Copy)]
+pub struct ValidatePuzzle;
+
+/// The settings of a validation run besides the algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ValidateSettings {
+    /// Whether ships may touch: `touching` (the default) or `separated`.
+    #[serde(deserialize_with = "rules_by_name")]
+    pub rules: Rules,
+}
+
+impl Default for ValidateSettings {
+    fn default() -> Self {
+        ValidateSettings {
+            rules: Rules::Touching,
+        }
+    }
+}
+
+fn rules_by_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Rules, D::Error> {
+    let name = String::deserialize(deserializer)?;
+    rules_named(&name).ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "rules must be \"touching\" or \"separated\", not {name:?}"
+        ))
+    })
+}
+
+fn rules_named(name: &str) -> Option<Rules> {
+    match name {
+        "touching" => Some(Rules::Touching),
+        "separated" => Some(Rules::Separated),
+        _ => None,
+    }
+}
+
+/// The name of `rules` in settings and summaries.
+fn rules_name(rules: Rules) -> &'static str {
+    match rules {
+        Rules::Touching => "touching",
+        Rules::Separated => "separated",
+    }
+}
+
+impl Puzzle for ValidatePuzzle {
+    type Settings = ValidateSettings;
+    type Job = ValidateJob;
+
+    const NAME: &'static str = "battleship";
+    const FOLDER: &'static str = "battleship";
+    const ALGORITHMS: &'static [&'static str] = &["bitmask"];
+    const ANSWER_COLUMNS: &'static [&'static str] = &["reason"];
+
+    fn job(
+        settings: &ValidateSettings,
+        algorithm: &str,
+        _inputs: &[InputSpec],
+    ) -> Result<ValidateJob, PuzzleError> {
+        if !Self::ALGORITHMS.contains(&algorithm) {
+            return Err(PuzzleError::unknown_algorithm::<Self>(algorithm));
+        }
+        Ok(ValidateJob {
+            rules: settings.rules,
+            fleet: Fleet::classic(),
+            size: None,
+            format: FieldFormat::Auto,
+            count: false,
+        })
+    }
+
+    fn notes(settings: &ValidateSettings) -> Vec<String> {
+        if *settings == ValidateSettings::default() {
+            Vec::new()
+        } else {
+            vec![rules_name(settings.rules).to_string()]
+        }
+    }
+}
 
 /// Validates every field of a corpus.
 #[derive(Debug, Clone)]
@@ -36,32 +120,38 @@ impl Job for ValidateJob {
     }
 
     fn settings(&self) -> Vec<(String, String)> {
-        let rules = match self.rules {
-            Rules::Touching => "touching",
-            Rules::Separated => "separated",
-        };
         vec![
-            ("rules".to_string(), rules.to_string()),
+            ("rules".to_string(), rules_name(self.rules).to_string()),
             ("fleet".to_string(), self.fleet.to_string()),
         ]
     }
 
-    fn layout(&self, header: Option<&[String]>) -> Result<(), String> {
+    fn layout(&self, header: Option<&[String]>) -> Result<(), JobError> {
         match header {
-            Some(_) => Err(
-                "battleship fields are read from line, JSON-list or block inputs, not CSV".into(),
-            ),
+            Some(_) => Err(JobError::UnsupportedInput(
+                "battleship fields are read from line, JSON-list or block inputs, not CSV",
+            )),
             None => Ok(()),
         }
     }
 
     fn new_worker(&self) {}
 
-    fn process(&self, _worker: &mut (), _layout: &(), record: &Record) -> Result<Outcome, String> {
-        let RecordContent::Line(text) = &record.content else {
-            return Err("not a field".into());
+    fn process(
+        &self,
+        _worker: &mut (),
+        _layout: &(),
+        record: &Record,
+    ) -> Result<Outcome, JobError> {
+        let text = match &record.content {
+            RecordContent::Line(text) => text,
+            RecordContent::Unreadable(message) => {
+                return Err(JobError::Unreadable(message.clone()))
+            }
+            RecordContent::Fields(_) => return Err(JobError::Invalid("not a field".into())),
         };
-        let field = Field::parse(text, self.format, self.size).map_err(|e| e.to_string())?;
+        let field = Field::parse(text, self.format, self.size)
+            .map_err(|e| JobError::Invalid(e.to_string()))?;
         let verdict = validate(&field, &self.fleet, self.rules, self.count);
         let mut values = vec![
             Value::Text(format!("{}x{}", field.width(), field.height())),

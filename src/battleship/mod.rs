@@ -22,5 +22,5 @@ mod job;
 mod validate;
 
 pub use field::{cell_name, parse_size, Field, FieldError, FieldFormat, MAX_HEIGHT, MAX_WIDTH};
-pub use job::ValidateJob;
+pub use job::{ValidateJob, ValidatePuzzle, ValidateSettings};
 pub use validate::{validate, Fleet, FleetError, Reason, Rules, Verdict};

@@ -6,9 +6,11 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use crate::report::export::write_file;
+
+use super::error::BenchError;
 use super::run::RunResult;
 use super::stats::{latency_cdf, median};
-use super::BenchError;
 
 /// File names of the charts, in the order the report shows them.
 pub const CHART_FILES: [&str; 3] = ["throughput.svg", "latency.svg", "scaling.svg"];
@@ -20,11 +22,21 @@ const PANEL_COLUMNS: usize = 3;
 /// Draws every chart of `results` into `dir`.
 pub fn write_charts(dir: &Path, results: &[RunResult]) -> Result<(), BenchError> {
     let names = algorithm_names(results);
-    throughput(&dir.join(CHART_FILES[0]), results, &names).map_err(chart_error(CHART_FILES[0]))?;
-    latency(&dir.join(CHART_FILES[1]), results, &names).map_err(chart_error(CHART_FILES[1]))?;
-    scaling(&dir.join(CHART_FILES[2]), results, &names).map_err(chart_error(CHART_FILES[2]))?;
+    let charts: [(&'static str, Chart); 3] = [
+        (CHART_FILES[0], throughput),
+        (CHART_FILES[1], latency),
+        (CHART_FILES[2], scaling),
+    ];
+    for (file, draw) in charts {
+        let mut svg = String::new();
+        draw(&mut svg, results, &names).map_err(chart_error(file))?;
+        write_file(&dir.join(file), svg)?;
+    }
     Ok(())
 }
+
+/// Draws one chart as SVG text into its first argument.
+type Chart = fn(&mut String, &[RunResult], &[String]) -> DrawResult;
 
 fn chart_error<E: std::fmt::Display>(file: &'static str) -> impl Fn(E) -> BenchError {
     move |error| BenchError::Chart {
@@ -83,7 +95,7 @@ fn base_runs(results: &[RunResult]) -> Vec<&RunResult> {
 }
 
 /// Horizontal bars: one group per dataset, one bar per algorithm, records/s on a log axis.
-fn throughput(path: &Path, results: &[RunResult], names: &[String]) -> DrawResult {
+fn throughput(svg: &mut String, results: &[RunResult], names: &[String]) -> DrawResult {
     let runs = base_runs(results);
     let datasets = dataset_names(results);
     let fewest = results.iter().filter_map(|r| r.threads).min().unwrap_or(1);
@@ -98,7 +110,7 @@ fn throughput(path: &Path, results: &[RunResult], names: &[String]) -> DrawResul
         .min(top / 400.0)
         / 3.0;
     let height = 140 + datasets.len() as u32 * 44;
-    let root = SVGBackend::new(path, (900, height)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (900, height)).into_drawing_area();
     root.fill(&WHITE)?;
     // Categories on an integer axis (plotters formats only those with custom key points):
     // dataset i is centred on 100·i.
@@ -200,13 +212,13 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// One panel per dataset: the share of records done within x µs, one line per algorithm.
-fn latency(path: &Path, results: &[RunResult], names: &[String]) -> DrawResult {
+fn latency(svg: &mut String, results: &[RunResult], names: &[String]) -> DrawResult {
     let runs: Vec<&RunResult> = base_runs(results)
         .into_iter()
         .filter(|r| r.latency_ns.is_some())
         .collect();
     let datasets = dataset_names(results);
-    let root = panels_root(path, datasets.len())?;
+    let root = panels_root(svg, datasets.len())?;
     let panels = root.split_evenly((rows_for(datasets.len()), PANEL_COLUMNS));
     for (dataset, panel) in datasets.iter().zip(&panels) {
         let curves: Vec<(&RunResult, Vec<(f64, f64)>)> = runs
@@ -258,10 +270,10 @@ fn latency(path: &Path, results: &[RunResult], names: &[String]) -> DrawResult {
 
 /// One panel per dataset: speed-up over one thread against threads, one line per algorithm,
 /// and the ideal (dashed grey).
-fn scaling(path: &Path, results: &[RunResult], names: &[String]) -> DrawResult {
+fn scaling(svg: &mut String, results: &[RunResult], names: &[String]) -> DrawResult {
     let datasets = dataset_names(results);
     let most = results.iter().filter_map(|r| r.threads).max().unwrap_or(1);
-    let root = panels_root(path, datasets.len())?;
+    let root = panels_root(svg, datasets.len())?;
     let panels = root.split_evenly((rows_for(datasets.len()), PANEL_COLUMNS));
     let best = results
         .iter()
@@ -356,14 +368,14 @@ fn rows_for(panels: usize) -> usize {
 }
 
 fn panels_root(
-    path: &Path,
+    svg: &mut String,
     panels: usize,
 ) -> Result<DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, Box<dyn std::error::Error>> {
     let size = (
         PANEL.0 * PANEL_COLUMNS as u32,
         PANEL.1 * rows_for(panels) as u32,
     );
-    let root = SVGBackend::new(path, size).into_drawing_area();
+    let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE)?;
     Ok(root)
 }

@@ -10,13 +10,13 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 
 use crate::batch::{
-    self, InputSpec, Job, NoProgress, Outcome, Record, RecordContent, RowFormatter, RowSink,
-    RunOptions, Value,
+    self, InputSpec, Job, JobError, NoProgress, Outcome, Record, RecordContent, RowFormatter,
+    RowSink, RunOptions, Value,
 };
+use crate::puzzle::{Answer, Configured, Kind};
 
-use super::kind::{Answer, Kind};
+use super::error::BenchError;
 use super::suite::PlannedDataset;
-use super::BenchError;
 
 /// How long and how often to time.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,31 +58,36 @@ pub struct Effort {
     pub zero_share: f64,
 }
 
-/// Measures `job` on `input` with `threads` workers.
-pub(super) fn measure_job<J: Job>(
-    kind: Kind,
-    job: &J,
-    input: &InputSpec,
-    threads: usize,
+/// How a dataset file is read: CSV by its extension, lines otherwise.
+pub(super) fn input_spec(path: &std::path::Path) -> InputSpec {
+    InputSpec::new(&path.to_string_lossy(), None)
+}
+
+/// Measures `algorithm` on `dataset` with `threads` workers.
+pub(super) fn measure(
     dataset: &PlannedDataset,
+    algorithm: &str,
+    threads: usize,
     timing: &Timing,
 ) -> Result<Measurement, BenchError> {
-    let (limit, max_records) = (dataset.limit, dataset.max_records);
     let options = RunOptions {
         threads,
-        max_records: max_records.map(|n| n as u64),
+        max_records: dataset.max_records.map(|n| n as u64),
         ..RunOptions::default()
     };
-    let inputs = std::slice::from_ref(input);
+    let inputs = [input_spec(&dataset.path)];
+    let settings = dataset.settings.as_ref();
+    let run =
+        |sink: &mut dyn RowSink| settings.run(algorithm, &inputs, sink, &NoProgress, &options);
     // The first run (a warm-up one if there is one) collects the answers; the others write
     // to a sink that does nothing, so timed runs measure the job and the runner alone.
-    let mut answers = AnswerSink::new(kind, limit);
+    let mut answers = AnswerSink::new(dataset.kind, settings);
     let mut collected = false;
     for _ in 0..timing.warmup {
         if collected {
-            batch::run(job, inputs, &mut NullSink, &NoProgress, &options)?;
+            run(&mut NullSink)?;
         } else {
-            batch::run(job, inputs, &mut answers, &NoProgress, &options)?;
+            run(&mut answers)?;
             collected = true;
         }
     }
@@ -95,10 +100,10 @@ pub(super) fn measure_job<J: Job>(
         && (rates.is_empty() || timed.as_secs_f64() < timing.min_time)
     {
         let stats = if collected {
-            batch::run(job, inputs, &mut NullSink, &NoProgress, &options)?
+            run(&mut NullSink)?
         } else {
             collected = true;
-            batch::run(job, inputs, &mut answers, &NoProgress, &options)?
+            run(&mut answers)?
         };
         timed += stats.wall;
         records = stats.records;
@@ -149,9 +154,9 @@ impl RowSink for NullSink {
 }
 
 /// Collects each row's answer and effort.
-struct AnswerSink {
-    kind: Kind,
-    limit: u64,
+struct AnswerSink<'a> {
+    kind: &'a dyn Kind,
+    settings: &'a dyn Configured,
     line: usize,
     status: usize,
     answer: Vec<Option<usize>>,
@@ -162,11 +167,11 @@ struct AnswerSink {
     effort_zero: u64,
 }
 
-impl AnswerSink {
-    fn new(kind: Kind, limit: u64) -> Self {
+impl<'a> AnswerSink<'a> {
+    fn new(kind: &'a dyn Kind, settings: &'a dyn Configured) -> Self {
         AnswerSink {
             kind,
-            limit,
+            settings,
             line: 0,
             status: 0,
             answer: Vec::new(),
@@ -188,7 +193,7 @@ impl AnswerSink {
     }
 }
 
-impl RowSink for AnswerSink {
+impl RowSink for AnswerSink<'_> {
     fn begin(&mut self, columns: &[String]) -> io::Result<()> {
         let find = |name: &str| columns.iter().position(|c| c == name);
         self.line = find("line").unwrap_or(0);
@@ -214,7 +219,7 @@ impl RowSink for AnswerSink {
             })
             .collect();
         self.answers
-            .push((line, self.kind.answer(&status, &values, self.limit)));
+            .push((line, self.settings.answer(&status, &values)));
         if let Some(Value::Int(effort)) = self.effort.and_then(|i| row.get(i)) {
             self.effort_sum += *effort as f64;
             self.effort_count += 1;
@@ -285,17 +290,24 @@ impl Job for RecordText {
         vec!["read"]
     }
 
-    fn layout(&self, _header: Option<&[String]>) -> Result<(), String> {
+    fn layout(&self, _header: Option<&[String]>) -> Result<(), JobError> {
         Ok(())
     }
 
     fn new_worker(&self) {}
 
-    fn process(&self, _worker: &mut (), _layout: &(), record: &Record) -> Result<Outcome, String> {
+    fn process(
+        &self,
+        _worker: &mut (),
+        _layout: &(),
+        record: &Record,
+    ) -> Result<Outcome, JobError> {
         let text = match &record.content {
             RecordContent::Line(line) => line.trim().to_string(),
             RecordContent::Fields(fields) => fields.first().cloned().unwrap_or_default(),
-            RecordContent::Unreadable(message) => return Err(message.clone()),
+            RecordContent::Unreadable(message) => {
+                return Err(JobError::Unreadable(message.clone()))
+            }
         };
         Ok(Outcome {
             status: "read",

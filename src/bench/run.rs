@@ -2,20 +2,22 @@
 //! record's answer compared with the first run's on the same dataset.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use hdrhistogram::Histogram;
 
-use super::kind::{input_spec, Answer, Kind};
-use super::measure::{measure_external, record_texts, Effort, Measurement, Timing};
+use crate::puzzle::Answer;
+
+use super::error::BenchError;
+use super::measure::{
+    input_spec, measure, measure_external, record_texts, Effort, Measurement, Timing,
+};
 use super::suite::{Plan, PlannedDataset};
-use super::BenchError;
 
 /// Disagreements listed per run at most (all are counted).
 const LISTED_DISAGREEMENTS: usize = 20;
 
-/// The reference answers of a file (for one limit and rules): each record's first answer
-/// by line number, with the name of the run that gave it.
+/// The reference answers of a file (for one kind and its settings): each record's first
+/// answer by line number, with the name of the run that gave it.
 #[derive(Default)]
 struct Reference {
     runs: Vec<String>,
@@ -57,8 +59,8 @@ pub struct External {
 /// One algorithm (or external program) measured on one dataset with one thread count.
 #[derive(Debug, Clone)]
 pub struct RunResult {
-    /// What the dataset holds.
-    pub kind: Kind,
+    /// What the dataset holds: the puzzle kind's name.
+    pub kind: String,
     /// The dataset's name.
     pub dataset: String,
     /// The algorithm, or the external program's name.
@@ -150,14 +152,21 @@ pub fn run_plan(
     let mut results = Vec::new();
     // Every record's first answer is the reference for later runs on the same file with
     // the same settings, whether they run the whole file or its first records.
-    let mut references: HashMap<(&Path, u64, &str), Reference> = HashMap::new();
+    let mut references: Vec<(&PlannedDataset, Reference)> = Vec::new();
     for dataset in &plan.datasets {
-        let key = (
-            dataset.path.as_path(),
-            dataset.limit,
-            dataset.rules.as_str(),
-        );
-        let reference = references.entry(key).or_default();
+        let same = |(other, _): &(&PlannedDataset, Reference)| {
+            other.kind.name() == dataset.kind.name()
+                && other.path == dataset.path
+                && other.settings.same_settings(dataset.settings.as_ref())
+        };
+        let slot = match references.iter().position(same) {
+            Some(slot) => slot,
+            None => {
+                references.push((dataset, Reference::default()));
+                references.len() - 1
+            }
+        };
+        let reference = &mut references[slot].1;
         for algorithm in &dataset.algorithms {
             for &threads in &plan.threads {
                 index += 1;
@@ -168,7 +177,7 @@ pub fn run_plan(
                     algorithm,
                     threads: Some(threads),
                 });
-                let mut measurement = dataset.kind.measure(dataset, algorithm, threads, &timing)?;
+                let mut measurement = measure(dataset, algorithm, threads, &timing)?;
                 let answers = std::mem::take(&mut measurement.answers);
                 let mut result = builtin_result(dataset, algorithm, threads, measurement);
                 reference.check(format!("{algorithm} ×{threads}"), answers, &mut result);
@@ -194,7 +203,7 @@ pub fn run_plan(
                 threads: None,
             });
             let mut result = RunResult {
-                kind: dataset.kind,
+                kind: dataset.kind.name().to_string(),
                 dataset: dataset.name.clone(),
                 algorithm: external.name.clone(),
                 threads: None,
@@ -231,7 +240,7 @@ fn builtin_result(
     measurement: Measurement,
 ) -> RunResult {
     RunResult {
-        kind: dataset.kind,
+        kind: dataset.kind.name().to_string(),
         dataset: dataset.name.clone(),
         algorithm: algorithm.to_string(),
         threads: Some(threads),
@@ -246,14 +255,16 @@ fn builtin_result(
     }
 }
 
-/// Whether external programs run on `dataset`: Sudoku datasets whose set allows it.
+/// Whether external programs run on `dataset`: datasets of a kind that takes them, whose
+/// set allows it.
 fn takes_externals(dataset: &PlannedDataset) -> bool {
-    dataset.kind == Kind::Sudoku && dataset.external
+    dataset.kind.takes_externals() && dataset.external
 }
 
 /// Checks an external program's output lines against the reference answers of the records
-/// it was given (`records`, by line number): each record the reference solved uniquely must
-/// get exactly its solution; every record must get a line.
+/// it was given (`records`, by line number): each record whose reference answer has a value
+/// (a Sudoku solved uniquely: its solution) must get exactly that value; every record must
+/// get a line.
 fn compare_external(
     result: &mut RunResult,
     reference: &Reference,
@@ -274,7 +285,7 @@ fn compare_external(
                 "no answer line".into(),
             ),
             Some(got) => {
-                if let Some(value) = answer.value.as_ref().filter(|_| answer.status == "solved") {
+                if let Some(value) = &answer.value {
                     if got != value {
                         note(result, by, *line, answer.to_string(), got.clone());
                     }
@@ -322,7 +333,7 @@ mod tests {
 
     fn empty_result() -> RunResult {
         RunResult {
-            kind: Kind::Sudoku,
+            kind: "sudoku".into(),
             dataset: "d.txt".into(),
             algorithm: "other".into(),
             threads: None,

@@ -169,7 +169,6 @@ fn round(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::kind::Kind;
     use crate::bench::measure::Effort;
 
     fn histogram_of_micros(micros: &[u64]) -> Histogram<u64> {
@@ -182,7 +181,7 @@ mod tests {
 
     fn result(algorithm: &str, threads: Option<usize>, rates: &[f64]) -> RunResult {
         RunResult {
-            kind: Kind::Sudoku,
+            kind: "sudoku".into(),
             dataset: "set.txt".into(),
             algorithm: algorithm.into(),
             threads,

@@ -1,60 +1,98 @@
 //! Suite files: which datasets, puzzle kinds, algorithms and thread counts a benchmark runs,
 //! and how a suite is narrowed from the command line.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::kind::Kind;
-use super::BenchError;
+use crate::puzzle::{Configured, Kind};
+
+use super::error::BenchError;
 
 /// The suite `puzzlebench bench` runs without `--suite`: the repository's own `datasets/`,
 /// paths relative to the current directory.
 pub const DEFAULT_SUITE: &str = include_str!("../../benches/suites/default.toml");
 
-/// A benchmark suite as written in its TOML file.
+/// A suite file as written.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
+struct SuiteFile {
+    name: String,
+    #[serde(default = "default_min_time")]
+    min_time: f64,
+    #[serde(default = "default_warmup")]
+    warmup: usize,
+    #[serde(default = "default_max_repeats")]
+    max_repeats: usize,
+    #[serde(default = "default_threads")]
+    threads: Vec<usize>,
+    #[serde(rename = "set")]
+    sets: Vec<SetFile>,
+}
+
+/// A `[[set]]` as written: the shared keys, and the puzzle's own settings beside them.
+#[derive(Debug, Clone, Deserialize)]
+struct SetFile {
+    kind: String,
+    datasets: Vec<String>,
+    algorithms: Vec<String>,
+    max_records: Option<usize>,
+    external: Option<bool>,
+    #[serde(flatten)]
+    settings: toml::Table,
+}
+
+/// A benchmark suite: datasets with their puzzle kinds and algorithms, thread counts and
+/// timing settings.
+#[derive(Debug, Clone)]
 pub struct Suite {
     /// A short name; the default label of the report folder.
     pub name: String,
     /// Seconds of timed runs at least, per dataset × algorithm × thread count.
-    #[serde(default = "default_min_time")]
     pub min_time: f64,
     /// Untimed runs before the timed ones.
-    #[serde(default = "default_warmup")]
     pub warmup: usize,
     /// Timed runs at most, however fast they are.
-    #[serde(default = "default_max_repeats")]
     pub max_repeats: usize,
     /// Worker thread counts to run each measurement with.
-    #[serde(default = "default_threads")]
     pub threads: Vec<usize>,
     /// The datasets, each group with its puzzle kind and algorithms.
-    #[serde(rename = "set")]
     pub sets: Vec<SetSpec>,
 }
 
 /// One group of datasets of a suite file.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone)]
 pub struct SetSpec {
     /// What the datasets hold.
-    pub kind: Kind,
+    pub kind: &'static dyn Kind,
     /// Paths or glob patterns, relative to the suite file's folder.
     pub datasets: Vec<String>,
     /// Algorithms to compare (names as on the command line).
     pub algorithms: Vec<String>,
-    /// Sudoku: solutions counted before stopping (default 2, which proves uniqueness).
-    pub limit: Option<u64>,
-    /// Battleship: `touching` or `separated` (default `touching`).
-    pub rules: Option<String>,
+    /// The puzzle's own settings (a Sudoku solution limit, Battleship rules…): the set's
+    /// other keys, defaults for those left out.
+    pub settings: Arc<dyn Configured>,
     /// Only the first this many records of each dataset (for algorithms too slow for the
     /// whole file); the report says how many records ran.
     pub max_records: Option<usize>,
     /// Whether `--external` programs run on these datasets too (default true; false for
     /// datasets most programs cannot read, such as 16×16 Sudoku).
     pub external: Option<bool>,
+}
+
+impl fmt::Debug for SetSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SetSpec")
+            .field("kind", &self.kind.name())
+            .field("datasets", &self.datasets)
+            .field("algorithms", &self.algorithms)
+            .field("settings", &self.settings)
+            .field("max_records", &self.max_records)
+            .field("external", &self.external)
+            .finish()
+    }
 }
 
 fn default_min_time() -> f64 {
@@ -74,24 +112,36 @@ fn default_threads() -> Vec<usize> {
 }
 
 /// A dataset file to measure, with everything needed to build its job.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct PlannedDataset {
     /// What it holds.
-    pub kind: Kind,
+    pub kind: &'static dyn Kind,
     /// The file.
     pub path: PathBuf,
     /// Its name in reports: the file name, and `(first N)` with `max_records`.
     pub name: String,
     /// Algorithms to compare on it.
     pub algorithms: Vec<String>,
-    /// Sudoku solution limit.
-    pub limit: u64,
-    /// Battleship rules.
-    pub rules: String,
+    /// The puzzle's settings.
+    pub settings: Arc<dyn Configured>,
     /// Records to run at most.
     pub max_records: Option<usize>,
     /// Whether external programs run on it.
     pub external: bool,
+}
+
+impl fmt::Debug for PlannedDataset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PlannedDataset")
+            .field("kind", &self.kind.name())
+            .field("path", &self.path)
+            .field("name", &self.name)
+            .field("algorithms", &self.algorithms)
+            .field("settings", &self.settings)
+            .field("max_records", &self.max_records)
+            .field("external", &self.external)
+            .finish()
+    }
 }
 
 /// What to run: the suite's datasets resolved to files, and its timing settings.
@@ -125,39 +175,48 @@ pub struct Overrides {
 }
 
 impl Suite {
-    /// Parses a suite file's text; `origin` names it in messages.
-    pub fn parse(text: &str, origin: &str) -> Result<Suite, BenchError> {
-        let suite: Suite = toml::from_str(text).map_err(|e| BenchError::Suite {
-            origin: origin.to_string(),
-            message: e.to_string(),
-        })?;
-        suite.check(origin)?;
-        Ok(suite)
-    }
-
-    fn check(&self, origin: &str) -> Result<(), BenchError> {
+    /// Parses a suite file's text; `origin` names it in messages, `kinds` are the puzzle
+    /// kinds its sets may name.
+    pub fn parse(
+        text: &str,
+        origin: &str,
+        kinds: &[&'static dyn Kind],
+    ) -> Result<Suite, BenchError> {
         let fail = |message: String| BenchError::Suite {
             origin: origin.to_string(),
             message,
         };
-        if !(self.min_time >= 0.0 && self.min_time.is_finite()) {
+        let file: SuiteFile = toml::from_str(text).map_err(|e| fail(e.to_string()))?;
+        if !(file.min_time >= 0.0 && file.min_time.is_finite()) {
             return Err(fail(format!(
                 "min_time must be a number of seconds ≥ 0, not {}",
-                self.min_time
+                file.min_time
             )));
         }
-        if self.max_repeats == 0 {
+        if file.max_repeats == 0 {
             return Err(fail("max_repeats must be at least 1".into()));
         }
-        check_threads(&self.threads).map_err(fail)?;
-        if self.sets.is_empty() {
+        check_threads(&file.threads).map_err(fail)?;
+        if file.sets.is_empty() {
             return Err(fail("the suite has no [[set]]".into()));
         }
-        for (index, set) in self.sets.iter().enumerate() {
-            set.check()
-                .map_err(|message| fail(format!("set {}: {message}", index + 1)))?;
-        }
-        Ok(())
+        let sets = file
+            .sets
+            .into_iter()
+            .enumerate()
+            .map(|(index, set)| {
+                set.resolve(kinds)
+                    .map_err(|message| fail(format!("set {}: {message}", index + 1)))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Suite {
+            name: file.name,
+            min_time: file.min_time,
+            warmup: file.warmup,
+            max_repeats: file.max_repeats,
+            threads: file.threads,
+            sets,
+        })
     }
 
     /// Resolves the suite into files (patterns relative to `base`), with `overrides` applied.
@@ -201,8 +260,7 @@ impl Suite {
                     name: dataset_name(&path, set),
                     path,
                     algorithms: set.algorithms.clone(),
-                    limit: set.limit.unwrap_or(2),
-                    rules: set.rules.clone().unwrap_or_else(|| "touching".into()),
+                    settings: Arc::clone(&set.settings),
                     max_records: set.max_records,
                     external: set.external.unwrap_or(true),
                 };
@@ -256,10 +314,9 @@ impl Suite {
 impl PlannedDataset {
     /// Whether `other` is the same file run with the same settings.
     fn same_runs(&self, other: &PlannedDataset) -> bool {
-        self.kind == other.kind
+        self.kind.name() == other.kind.name()
             && self.path == other.path
-            && self.limit == other.limit
-            && self.rules == other.rules
+            && self.settings.same_settings(other.settings.as_ref())
             && self.max_records == other.max_records
     }
 }
@@ -276,12 +333,7 @@ fn dataset_name(path: &Path, set: &SetSpec) -> String {
     if let Some(n) = set.max_records {
         notes.push(format!("first {n}"));
     }
-    if let Some(limit) = set.limit.filter(|&l| l != 2) {
-        notes.push(format!("limit {limit}"));
-    }
-    if let Some(rules) = set.rules.as_ref().filter(|r| *r != "touching") {
-        notes.push(rules.clone());
-    }
+    notes.extend(set.settings.notes());
     if notes.is_empty() {
         file
     } else {
@@ -289,8 +341,20 @@ fn dataset_name(path: &Path, set: &SetSpec) -> String {
     }
 }
 
-impl SetSpec {
-    fn check(&self) -> Result<(), String> {
+impl SetFile {
+    /// The set with its kind found among `kinds` and its settings read by that kind.
+    fn resolve(self, kinds: &[&'static dyn Kind]) -> Result<SetSpec, String> {
+        let kind = *kinds
+            .iter()
+            .find(|k| k.name() == self.kind)
+            .ok_or_else(|| {
+                let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+                format!(
+                    "unknown kind {:?} (the kinds are {})",
+                    self.kind,
+                    names.join(", ")
+                )
+            })?;
         if self.datasets.is_empty() {
             return Err("no datasets".into());
         }
@@ -298,28 +362,26 @@ impl SetSpec {
             return Err("no algorithms".into());
         }
         for name in &self.algorithms {
-            if !self.kind.algorithms().contains(&name.as_str()) {
+            if !kind.algorithms().contains(&name.as_str()) {
                 return Err(format!(
                     "{} has no algorithm {name:?} (it has {})",
-                    self.kind,
-                    self.kind.algorithms().join(", ")
+                    kind.name(),
+                    kind.algorithms().join(", ")
                 ));
             }
-        }
-        if self.limit == Some(0) {
-            return Err("limit must be at least 1".into());
         }
         if self.max_records == Some(0) {
             return Err("max_records must be at least 1".into());
         }
-        if let Some(rules) = &self.rules {
-            if rules != "touching" && rules != "separated" {
-                return Err(format!(
-                    "rules must be \"touching\" or \"separated\", not {rules:?}"
-                ));
-            }
-        }
-        Ok(())
+        let settings = kind.configure(&self.settings).map_err(|e| e.to_string())?;
+        Ok(SetSpec {
+            kind,
+            datasets: self.datasets,
+            algorithms: self.algorithms,
+            settings: Arc::from(settings),
+            max_records: self.max_records,
+            external: self.external,
+        })
     }
 }
 
@@ -439,12 +501,12 @@ mod tests {
 
     #[test]
     fn the_default_suite_parses_and_names_existing_datasets() {
-        let suite = Suite::parse(DEFAULT_SUITE, "default").unwrap();
+        let suite = Suite::parse(DEFAULT_SUITE, "default", &crate::kinds::all()).unwrap();
         let base = Path::new(env!("CARGO_MANIFEST_DIR"));
         let plan = suite.plan(base, &Overrides::default()).unwrap();
-        assert!(plan.datasets.iter().any(|d| d.kind == Kind::Sudoku));
-        assert!(plan.datasets.iter().any(|d| d.kind == Kind::Connect4));
-        assert!(plan.datasets.iter().any(|d| d.kind == Kind::Battleship));
+        assert!(plan.datasets.iter().any(|d| d.kind.name() == "sudoku"));
+        assert!(plan.datasets.iter().any(|d| d.kind.name() == "connect4"));
+        assert!(plan.datasets.iter().any(|d| d.kind.name() == "battleship"));
         assert!(plan.datasets.iter().all(|d| d.path.is_file()));
     }
 
@@ -455,7 +517,8 @@ mod tests {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let text = std::fs::read_to_string(&path).unwrap();
-            let suite = Suite::parse(&text, &path.display().to_string()).unwrap();
+            let suite =
+                Suite::parse(&text, &path.display().to_string(), &crate::kinds::all()).unwrap();
             names.push(suite.name);
         }
         names.sort();
@@ -475,20 +538,21 @@ mod tests {
             datasets = ["a.txt"]
             algorithms = ["quantum"]
         "#;
-        let error = Suite::parse(unknown_algorithm, "x.toml").unwrap_err();
+        let error = Suite::parse(unknown_algorithm, "x.toml", &crate::kinds::all()).unwrap_err();
         assert_eq!(
             error.to_string(),
             "suite x.toml: set 1: sudoku has no algorithm \"quantum\" (it has dlx, backtrack, fast)"
         );
-        let error = Suite::parse("name = \"x\"\nset = []\n", "y.toml").unwrap_err();
+        let error =
+            Suite::parse("name = \"x\"\nset = []\n", "y.toml", &crate::kinds::all()).unwrap_err();
         assert_eq!(error.to_string(), "suite y.toml: the suite has no [[set]]");
-        let error = Suite::parse("name = 3", "z.toml").unwrap_err();
+        let error = Suite::parse("name = 3", "z.toml", &crate::kinds::all()).unwrap_err();
         assert!(error.to_string().starts_with("suite z.toml: "), "{error}");
     }
 
     #[test]
     fn overrides_narrow_the_plan() {
-        let suite = Suite::parse(DEFAULT_SUITE, "default").unwrap();
+        let suite = Suite::parse(DEFAULT_SUITE, "default", &crate::kinds::all()).unwrap();
         let base = Path::new(env!("CARGO_MANIFEST_DIR"));
         let overrides = Overrides {
             algorithms: Some(vec!["backtrack".into()]),
@@ -500,7 +564,7 @@ mod tests {
         assert!(plan
             .datasets
             .iter()
-            .all(|d| d.kind == Kind::Sudoku && d.algorithms == ["backtrack"]));
+            .all(|d| d.kind.name() == "sudoku" && d.algorithms == ["backtrack"]));
         assert_eq!(plan.threads, [2]);
         assert_eq!((plan.warmup, plan.max_repeats), (0, 1));
 
@@ -571,6 +635,7 @@ mod tests {
         let suite = Suite::parse(
             "name = \"x\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [\"nowhere/*.txt\"]\nalgorithms = [\"dlx\"]\n",
             "x",
+            &crate::kinds::all(),
         )
         .unwrap();
         let error = suite

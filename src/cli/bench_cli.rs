@@ -1,8 +1,17 @@
 //! `puzzlebench bench`: run a suite, print a table, write the report folder.
 
-use super::*;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
 
 use puzzlebench::bench::{self, BenchSummary, Event, External, Overrides, Suite};
+use puzzlebench::kinds;
+use puzzlebench::report::EnvInfo;
+
+use super::exit_code;
 
 /// Compare algorithms, datasets and thread counts; write a report folder.
 #[derive(Debug, Args)]
@@ -55,24 +64,7 @@ fn parse_external(text: &str) -> Result<External, String> {
 }
 
 pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
-    let (suite, base) = match &args.suite {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read suite {}", path.display()))?;
-            let suite = Suite::parse(&text, &path.display().to_string())?;
-            let base = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
-            (suite, base)
-        }
-        None => (
-            Suite::parse(bench::DEFAULT_SUITE, "default")?,
-            PathBuf::from("."),
-        ),
-    };
-    let base = if base.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        base
-    };
+    let (suite, base) = read_suite(args.suite.as_deref())?;
     let overrides = Overrides {
         datasets_dir: args.datasets.clone(),
         algorithms: args.algos.clone(),
@@ -83,34 +75,8 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     let quiet = args.quiet;
     let mut on_event = |event: Event<'_>| {
-        if quiet {
-            return;
-        }
-        match event {
-            Event::Started {
-                index,
-                total,
-                dataset,
-                algorithm,
-                threads,
-            } => eprint!(
-                "[{index:>3}/{total}] {dataset} · {algorithm} · {} … ",
-                threads_text(threads)
-            ),
-            Event::Finished(result) if result.failure.is_some() => {
-                eprintln!("FAILED: {}", result.failure.as_deref().unwrap_or_default())
-            }
-            Event::Finished(result) => eprintln!(
-                "{} records/s ({} run{}){}",
-                thousands(bench::median(&result.rates)),
-                result.rates.len(),
-                if result.rates.len() == 1 { "" } else { "s" },
-                if result.disagreements > 0 {
-                    format!(", {} DISAGREE", result.disagreements)
-                } else {
-                    String::new()
-                }
-            ),
+        if !quiet {
+            print_event(event);
         }
     };
     let results = bench::run_plan(&plan, &args.external, &mut on_event)?;
@@ -122,35 +88,7 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     bench::write_report(&dir, &summary, &results, &env)?;
 
     let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "{:<40} {:<10} {:>7} {:>8} {:>11} {:>9} {:>7} {:>7} {:>8}",
-        "dataset",
-        "algorithm",
-        "threads",
-        "records",
-        "records/s",
-        "µs p50",
-        "speedup",
-        "vs best",
-        "disagree"
-    )?;
-    for row in &summary.runs {
-        writeln!(
-            out,
-            "{:<40} {:<10} {:>7} {:>8} {:>11} {:>9} {:>7} {:>7} {:>8}",
-            row.dataset,
-            row.algorithm,
-            threads_text(row.threads),
-            row.records,
-            thousands(row.records_per_s),
-            row.us_p50.map_or("-".into(), |us| format!("{us:.1}")),
-            row.speedup_vs_1_thread
-                .map_or("-".into(), |s| format!("{s:.2}×")),
-            format!("{:.2}", row.relative_to_fastest),
-            row.disagreements
-        )?;
-    }
+    out.write_all(summary.to_text().as_bytes())?;
     let total = summary.total_disagreements();
     let failures = summary.failures();
     writeln!(
@@ -173,22 +111,49 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     Ok(exit_code(total + failures))
 }
 
-fn threads_text(threads: Option<usize>) -> String {
-    match threads {
-        Some(n) => n.to_string(),
-        None => "process".into(),
-    }
+/// The suite file and the folder its dataset paths are relative to (the built-in suite's
+/// are relative to the current folder).
+fn read_suite(path: Option<&Path>) -> Result<(Suite, PathBuf)> {
+    let Some(path) = path else {
+        let suite = Suite::parse(bench::DEFAULT_SUITE, "default", &kinds::all())?;
+        return Ok((suite, PathBuf::from(".")));
+    };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read suite {}", path.display()))?;
+    let suite = Suite::parse(&text, &path.display().to_string(), &kinds::all())?;
+    let base = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((suite, base))
 }
 
-/// `12345.6` as `12,346`.
-fn thousands(x: f64) -> String {
-    let digits = format!("{:.0}", x.max(0.0));
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
+/// One line per measurement on standard error, as it starts and ends.
+fn print_event(event: Event<'_>) {
+    match event {
+        Event::Started {
+            index,
+            total,
+            dataset,
+            algorithm,
+            threads,
+        } => eprint!(
+            "[{index:>3}/{total}] {dataset} · {algorithm} · {} … ",
+            bench::threads_text(threads)
+        ),
+        Event::Finished(result) if result.failure.is_some() => {
+            eprintln!("FAILED: {}", result.failure.as_deref().unwrap_or_default())
         }
-        out.push(c);
+        Event::Finished(result) => eprintln!(
+            "{} records/s ({} run{}){}",
+            bench::thousands(bench::median(&result.rates)),
+            result.rates.len(),
+            if result.rates.len() == 1 { "" } else { "s" },
+            if result.disagreements > 0 {
+                format!(", {} DISAGREE", result.disagreements)
+            } else {
+                String::new()
+            }
+        ),
     }
-    out
 }

@@ -1,9 +1,94 @@
 //! `connect4 validate` on the batch runner: one record is one game log.
 
-use crate::batch::{Job, Outcome, Record, RecordContent, Value, ERROR_STATUS};
+use serde::Deserialize;
 
+use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value, ERROR_STATUS};
+use crate::puzzle::{Puzzle, PuzzleError};
+
+use super::board::board_fits;
 use super::notation::{GameLog, Notation};
 use super::replay::{cell_name, replay, AfterEnd, Status, Verdict};
+
+/// Board columns by default (the classic 7×6 board).
+pub const DEFAULT_WIDTH: usize = 7;
+/// Board rows by default.
+pub const DEFAULT_HEIGHT: usize = 6;
+
+/// A board size as a run's setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct BoardSettings {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+}
+
+impl Default for BoardSettings {
+    fn default() -> Self {
+        BoardSettings {
+            width: DEFAULT_WIDTH,
+            height: DEFAULT_HEIGHT,
+        }
+    }
+}
+
+impl BoardSettings {
+    /// `8x7` for a board other than the default.
+    pub fn notes(&self) -> Vec<String> {
+        if *self == BoardSettings::default() {
+            Vec::new()
+        } else {
+            vec![format!("{}x{}", self.width, self.height)]
+        }
+    }
+}
+
+/// Whether the board of puzzle `P`'s settings fits a `u64` (an error if it is not a
+/// supported board).
+pub(super) fn board_settings_fit<P: Puzzle>(board: &BoardSettings) -> Result<bool, PuzzleError> {
+    board_fits(board.width, board.height).map_err(|e| PuzzleError::Settings {
+        puzzle: P::NAME,
+        message: e.to_string(),
+    })
+}
+
+/// Connect Four game logs validated, as a puzzle of the shared harness (`connect4
+/// validate`, moves in any notation, a move after the end an error).
+#[derive(Debug, Clone, Copy)]
+pub struct ValidatePuzzle;
+
+impl Puzzle for ValidatePuzzle {
+    type Settings = BoardSettings;
+    type Job = ValidateJob;
+
+    const NAME: &'static str = "connect4";
+    const FOLDER: &'static str = "connect4";
+    const ALGORITHMS: &'static [&'static str] = &["bitboard"];
+    const ANSWER_COLUMNS: &'static [&'static str] = &["winner", "ply", "cells"];
+
+    fn job(
+        board: &BoardSettings,
+        algorithm: &str,
+        _inputs: &[InputSpec],
+    ) -> Result<ValidateJob, PuzzleError> {
+        if !Self::ALGORITHMS.contains(&algorithm) {
+            return Err(PuzzleError::unknown_algorithm::<Self>(algorithm));
+        }
+        Ok(ValidateJob {
+            width: board.width,
+            height: board.height,
+            fits_u64: board_settings_fit::<Self>(board)?,
+            notation: Notation::Auto,
+            after_end: AfterEnd::Error,
+            column: None,
+        })
+    }
+
+    fn notes(board: &BoardSettings) -> Vec<String> {
+        board.notes()
+    }
+}
 
 /// Validates every game log of an archive.
 #[derive(Debug, Clone)]
@@ -68,17 +153,12 @@ impl Job for ValidateJob {
         ]
     }
 
-    fn layout(&self, header: Option<&[String]>) -> Result<ValidateLayout, String> {
+    fn layout(&self, header: Option<&[String]>) -> Result<ValidateLayout, JobError> {
         let Some(header) = header else {
             return Ok(ValidateLayout::default());
         };
         let moves = match &self.column {
-            Some(name) => header
-                .iter()
-                .position(|h| h.eq_ignore_ascii_case(name))
-                .ok_or_else(|| {
-                    format!("no column {name:?}; the header has {}", header.join(", "))
-                })?,
+            Some(name) => JobError::find_column(header, name)?,
             None => 0,
         };
         let carried = header
@@ -97,7 +177,7 @@ impl Job for ValidateJob {
         _worker: &mut (),
         layout: &ValidateLayout,
         record: &Record,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, JobError> {
         let (text, mut values) = match &record.content {
             RecordContent::Line(text) => (text.as_str(), Vec::with_capacity(5)),
             RecordContent::Fields(fields) => {
@@ -109,7 +189,9 @@ impl Job for ValidateJob {
                     .collect();
                 (text, carried)
             }
-            RecordContent::Unreadable(message) => return Err(message.clone()),
+            RecordContent::Unreadable(message) => {
+                return Err(JobError::Unreadable(message.clone()))
+            }
         };
         let log = match GameLog::parse(text, self.notation) {
             Ok(log) => log,

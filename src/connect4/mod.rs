@@ -24,7 +24,11 @@ pub mod solve;
 mod solve_job;
 
 pub use board::{board_fits, Board, Mask, MoveResult, MAX_SIDE, MIN_SIDE};
-pub use job::{ValidateJob, ValidateLayout};
+pub use job::{
+    BoardSettings, ValidateJob, ValidateLayout, ValidatePuzzle, DEFAULT_HEIGHT, DEFAULT_WIDTH,
+};
 pub use notation::{GameLog, Notation, NotationError};
 pub use replay::{cell_name, replay, AfterEnd, InvalidKind, Status, Verdict};
-pub use solve_job::{AnyBook, SolveJob, SolveWorker, SOLVED_STATUS};
+pub use solve_job::{
+    AnyBook, SolveJob, SolvePuzzle, SolveSettings, SolveWorker, DEFAULT_TABLE_MB, SOLVED_STATUS,
+};

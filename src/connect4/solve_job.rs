@@ -8,10 +8,92 @@
 
 use std::sync::Arc;
 
-use crate::batch::{Job, Outcome, Record, RecordContent, Value, ERROR_STATUS};
+use serde::Deserialize;
 
+use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value, ERROR_STATUS};
+use crate::puzzle::{Answer, Puzzle, PuzzleError};
+
+use super::job::{board_settings_fit, BoardSettings};
 use super::notation::{GameLog, Notation};
 use super::solve::{Bits, Book, Position, Solver};
+
+/// The transposition table per worker by default, MiB.
+pub const DEFAULT_TABLE_MB: usize = 64;
+
+/// Connect Four positions solved with perfect play, as a puzzle of the shared harness:
+/// `connect4 solve` without a book; `exact` gives scores, `weak` win, draw or loss.
+#[derive(Debug, Clone, Copy)]
+pub struct SolvePuzzle;
+
+/// The settings of a position-solving run besides the algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SolveSettings {
+    /// The board.
+    #[serde(flatten)]
+    pub board: BoardSettings,
+    /// Transposition table per worker, MiB.
+    pub table_mb: usize,
+}
+
+impl Default for SolveSettings {
+    fn default() -> Self {
+        SolveSettings {
+            board: BoardSettings::default(),
+            table_mb: DEFAULT_TABLE_MB,
+        }
+    }
+}
+
+impl Puzzle for SolvePuzzle {
+    type Settings = SolveSettings;
+    type Job = SolveJob;
+
+    const NAME: &'static str = "connect4-solve";
+    /// Pascal Pons's test sets, the positions most solvers are timed on.
+    const FOLDER: &'static str = "pons";
+    const ALGORITHMS: &'static [&'static str] = &["exact", "weak"];
+    /// The win/draw/loss result, which the weak search gives too.
+    const ANSWER_COLUMNS: &'static [&'static str] = &["result"];
+    const EFFORT_COLUMN: Option<&'static str> = Some("nodes");
+
+    fn job(
+        settings: &SolveSettings,
+        algorithm: &str,
+        _inputs: &[InputSpec],
+    ) -> Result<SolveJob, PuzzleError> {
+        let weak = match algorithm {
+            "exact" => false,
+            "weak" => true,
+            _ => return Err(PuzzleError::unknown_algorithm::<Self>(algorithm)),
+        };
+        let fits_u64 = board_settings_fit::<Self>(&settings.board)?;
+        Ok(SolveJob {
+            width: settings.board.width,
+            height: settings.board.height,
+            fits_u64,
+            weak,
+            table_mb: settings.table_mb,
+            score_only: true,
+            book: None,
+        })
+    }
+
+    fn notes(settings: &SolveSettings) -> Vec<String> {
+        let mut notes = settings.board.notes();
+        if settings.table_mb != DEFAULT_TABLE_MB {
+            notes.push(format!("{} MB table", settings.table_mb));
+        }
+        notes
+    }
+
+    fn answer(_settings: &SolveSettings, status: &str, values: &[String]) -> Answer {
+        Answer {
+            status: status.to_string(),
+            value: Some(values.join(" ")),
+        }
+    }
+}
 
 /// The status of a solved position.
 pub const SOLVED_STATUS: &str = "ok";
@@ -285,7 +367,7 @@ impl Job for SolveJob {
         ]
     }
 
-    fn layout(&self, _header: Option<&[String]>) -> Result<(), String> {
+    fn layout(&self, _header: Option<&[String]>) -> Result<(), JobError> {
         Ok(())
     }
 
@@ -311,7 +393,7 @@ impl Job for SolveJob {
         worker: &mut SolveWorker,
         _layout: &(),
         record: &Record,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, JobError> {
         let (tokens, places): (Vec<&str>, Vec<Place>) = match &record.content {
             RecordContent::Line(text) => text
                 .split_whitespace()
@@ -326,7 +408,9 @@ impl Job for SolveJob {
                 .enumerate()
                 .map(|(i, field)| (field.trim(), Place::Field(i + 1)))
                 .unzip(),
-            RecordContent::Unreadable(message) => return Err(message.clone()),
+            RecordContent::Unreadable(message) => {
+                return Err(JobError::Unreadable(message.clone()))
+            }
         };
         let result = parse_request(&tokens, &places).and_then(|request| match worker {
             SolveWorker::Narrow(solver) => self.solve(solver, &request),

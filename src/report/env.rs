@@ -47,7 +47,7 @@ impl EnvInfo {
 
     /// Pretty-printed JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("env info always serialises")
+        super::export::to_json(self)
     }
 }
 

@@ -6,6 +6,8 @@ use serde_json::{Map, Value as Json};
 
 use crate::batch::{LatencySummary, RunStats};
 
+use super::export::{to_json, Column, Table};
+
 /// What a summary says about one run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
@@ -83,7 +85,7 @@ impl Summary {
 
     /// Pretty-printed JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a summary always serialises")
+        to_json(self)
     }
 
     /// The summary as `(column, value)` pairs: one flat row, the same facts as the JSON.
@@ -130,30 +132,29 @@ impl Summary {
     /// CSV: a header row and one row.
     pub fn to_csv(&self) -> String {
         let flat = self.flat();
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        let written = writer
-            .write_record(flat.iter().map(|(k, _)| k))
-            .and_then(|()| writer.write_record(flat.iter().map(|(_, v)| v)));
-        written.expect("writing CSV to memory cannot fail");
-        String::from_utf8(writer.into_inner().expect("flushing to memory cannot fail"))
-            .expect("CSV of UTF-8 strings is UTF-8")
+        let mut table = Table::new(flat.iter().map(|(name, _)| Column::left(name)).collect());
+        table.push(flat.into_iter().map(|(_, value)| value).collect());
+        table.to_csv()
     }
 
     /// A Markdown page: the run's facts and its counts per status.
     pub fn to_markdown(&self) -> String {
-        let mut md = format!("# puzzlebench {}\n\n", self.command);
-        md.push_str("| metric | value |\n|---|---|\n");
+        let mut facts = Table::new(vec![Column::left("metric"), Column::left("value")]);
         for (name, value) in self.flat() {
-            if name.starts_with("status_") || name == "command" {
-                continue;
+            if !name.starts_with("status_") && name != "command" {
+                facts.push(vec![name, value]);
             }
-            md.push_str(&format!("| {} | {} |\n", name, value.replace('|', "\\|")));
         }
-        md.push_str("\n| status | records |\n|---|---:|\n");
+        let mut statuses = Table::new(vec![Column::left("status"), Column::right("records")]);
         for (status, count) in &self.statuses {
-            md.push_str(&format!("| {status} | {} |\n", json_text(count)));
+            statuses.push(vec![status.clone(), json_text(count)]);
         }
-        md
+        format!(
+            "# puzzlebench {}\n\n{}\n{}",
+            self.command,
+            facts.to_markdown(),
+            statuses.to_markdown()
+        )
     }
 
     /// A few lines for the terminal.

@@ -1,8 +1,94 @@
 //! `sudoku solve` on the batch runner: one record is one puzzle.
 
-use crate::batch::{Job, Outcome, Record, RecordContent, Value};
+use serde::Deserialize;
+
+use crate::batch::{InputFormat, InputSpec, Job, JobError, Outcome, Record, RecordContent, Value};
+use crate::puzzle::{Answer, Puzzle, PuzzleError};
 
 use super::{Algorithm, Grid, Solver, Status};
+
+/// Solutions counted before stopping by default: 2 proves uniqueness.
+pub const DEFAULT_LIMIT: u64 = 2;
+
+/// Sudoku as a puzzle of the shared harness: `sudoku solve` over a corpus.
+#[derive(Debug, Clone, Copy)]
+pub struct SudokuPuzzle;
+
+/// The settings of a Sudoku run besides the algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SolveSettings {
+    /// Solutions counted before stopping ([`DEFAULT_LIMIT`]).
+    pub limit: u64,
+}
+
+impl Default for SolveSettings {
+    fn default() -> Self {
+        SolveSettings {
+            limit: DEFAULT_LIMIT,
+        }
+    }
+}
+
+impl Puzzle for SudokuPuzzle {
+    type Settings = SolveSettings;
+    type Job = SolveJob;
+
+    const NAME: &'static str = "sudoku";
+    const FOLDER: &'static str = "sudoku";
+    const ALGORITHMS: &'static [&'static str] = &["dlx", "backtrack", "fast"];
+    const ANSWER_COLUMNS: &'static [&'static str] = &["solution"];
+    const EFFORT_COLUMN: Option<&'static str> = Some("guesses");
+    const TAKES_EXTERNALS: bool = true;
+
+    fn job(
+        settings: &SolveSettings,
+        algorithm: &str,
+        inputs: &[InputSpec],
+    ) -> Result<SolveJob, PuzzleError> {
+        Self::check(settings)?;
+        let algorithm: Algorithm = algorithm
+            .parse()
+            .map_err(|_| PuzzleError::unknown_algorithm::<Self>(algorithm))?;
+        Ok(SolveJob {
+            algorithm,
+            limit: settings.limit,
+            side: None,
+            column: None,
+            expected_column: None,
+            with_expected: inputs.iter().any(|i| i.format == InputFormat::Csv),
+        })
+    }
+
+    fn check(settings: &SolveSettings) -> Result<(), PuzzleError> {
+        if settings.limit == 0 {
+            return Err(PuzzleError::Settings {
+                puzzle: Self::NAME,
+                message: "limit must be at least 1".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn notes(settings: &SolveSettings) -> Vec<String> {
+        if settings.limit == DEFAULT_LIMIT {
+            Vec::new()
+        } else {
+            vec![format!("limit {}", settings.limit)]
+        }
+    }
+
+    /// A Sudoku with several solutions is compared by status alone (each algorithm may
+    /// find a different first solution), and so is every Sudoku when fewer than 2
+    /// solutions are counted (`solved` then does not mean unique).
+    fn answer(settings: &SolveSettings, status: &str, values: &[String]) -> Answer {
+        let unique = status == "solved" && settings.limit >= 2;
+        Answer {
+            status: status.to_string(),
+            value: unique.then(|| values.first().cloned().unwrap_or_default()),
+        }
+    }
+}
 
 /// Solves every puzzle of a corpus and, for CSV inputs with a solutions column, compares
 /// each solution found with the expected one.
@@ -30,38 +116,27 @@ pub struct SolveLayout {
 }
 
 impl SolveJob {
-    fn puzzle_text<'r>(&self, layout: &SolveLayout, record: &'r Record) -> Result<&'r str, String> {
+    fn puzzle_text<'r>(
+        &self,
+        layout: &SolveLayout,
+        record: &'r Record,
+    ) -> Result<&'r str, JobError> {
         match (&record.content, &layout.puzzle) {
             (RecordContent::Line(text), _) => Ok(text),
             (RecordContent::Fields(fields), Some((index, name))) => {
-                let text = field(fields, *index, name)?.trim();
+                let text = JobError::field(fields, *index, name)?.trim();
                 if text.is_empty() {
-                    Err(format!("empty puzzle in column {name:?}"))
+                    Err(JobError::Invalid(format!(
+                        "empty puzzle in column {name:?}"
+                    )))
                 } else {
                     Ok(text)
                 }
             }
-            (RecordContent::Fields(_), None) => Err("no puzzle column".into()),
-            (RecordContent::Unreadable(message), _) => Err(message.clone()),
+            (RecordContent::Fields(_), None) => Err(JobError::Invalid("no puzzle column".into())),
+            (RecordContent::Unreadable(message), _) => Err(JobError::Unreadable(message.clone())),
         }
     }
-}
-
-fn field<'r>(fields: &'r [String], index: usize, name: &str) -> Result<&'r str, String> {
-    fields.get(index).map(String::as_str).ok_or_else(|| {
-        format!(
-            "the row has {} fields, so no column {name:?} (field {})",
-            fields.len(),
-            index + 1
-        )
-    })
-}
-
-fn find_column(header: &[String], name: &str) -> Result<usize, String> {
-    header
-        .iter()
-        .position(|h| h.eq_ignore_ascii_case(name))
-        .ok_or_else(|| format!("no column {name:?}; the header has {}", header.join(", ")))
 }
 
 impl Job for SolveJob {
@@ -100,7 +175,7 @@ impl Job for SolveJob {
         settings
     }
 
-    fn layout(&self, header: Option<&[String]>) -> Result<SolveLayout, String> {
+    fn layout(&self, header: Option<&[String]>) -> Result<SolveLayout, JobError> {
         let Some(header) = header else {
             return Ok(SolveLayout {
                 puzzle: None,
@@ -108,11 +183,11 @@ impl Job for SolveJob {
             });
         };
         let puzzle = match &self.column {
-            Some(name) => find_column(header, name)?,
+            Some(name) => JobError::find_column(header, name)?,
             None => 0,
         };
         let expected = match &self.expected_column {
-            Some(name) => Some(find_column(header, name)?),
+            Some(name) => Some(JobError::find_column(header, name)?),
             None => header.iter().enumerate().position(|(i, h)| {
                 i != puzzle
                     && (h.eq_ignore_ascii_case("solution") || h.eq_ignore_ascii_case("solutions"))
@@ -134,11 +209,11 @@ impl Job for SolveJob {
         solver: &mut Solver,
         layout: &SolveLayout,
         record: &Record,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, JobError> {
         let text = self.puzzle_text(layout, record)?;
         let in_field = |message: String| match &layout.puzzle {
-            Some((_, name)) => format!("column {name:?}: {message}"),
-            None => message,
+            Some((_, name)) => JobError::Invalid(format!("column {name:?}: {message}")),
+            None => JobError::Invalid(message),
         };
         let grid = Grid::from_line(text, self.side).map_err(|e| in_field(e.to_string()))?;
         let result = solver.solve(&grid, self.limit);
@@ -156,7 +231,7 @@ impl Job for SolveJob {
         let verdict = match (self.with_expected, &layout.expected, &record.content) {
             (false, _, _) => None,
             (true, Some((index, name)), RecordContent::Fields(fields)) => {
-                let expected = field(fields, *index, name)?.trim();
+                let expected = JobError::field(fields, *index, name)?.trim();
                 // The text itself first: an expected solution is nearly always written
                 // as ours is, and parsing it cost as much as the puzzle's own parsing.
                 let matches = solution.as_deref() == Some(expected)
@@ -215,7 +290,7 @@ impl Job for ShowJob {
         statuses
     }
 
-    fn layout(&self, header: Option<&[String]>) -> Result<SolveLayout, String> {
+    fn layout(&self, header: Option<&[String]>) -> Result<SolveLayout, JobError> {
         self.as_solve_job().layout(header)
     }
 
@@ -228,9 +303,10 @@ impl Job for ShowJob {
         solver: &mut Option<Solver>,
         layout: &SolveLayout,
         record: &Record,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, JobError> {
         let text = self.as_solve_job().puzzle_text(layout, record)?;
-        let grid = Grid::from_line(text, self.side).map_err(|e| e.to_string())?;
+        let grid =
+            Grid::from_line(text, self.side).map_err(|e| JobError::Invalid(e.to_string()))?;
         let mut outcome = Outcome {
             status: "shown",
             failed: false,
@@ -266,7 +342,7 @@ impl ShowJob {
     fn as_solve_job(&self) -> SolveJob {
         SolveJob {
             algorithm: Algorithm::Dlx,
-            limit: 2,
+            limit: DEFAULT_LIMIT,
             side: self.side,
             column: self.column.clone(),
             expected_column: None,

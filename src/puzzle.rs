@@ -1,0 +1,268 @@
+//! The puzzle interface: what each puzzle implements once so that the shared parts — the
+//! batch runner, the reports and `bench` — run it without knowing it.
+//!
+//! A puzzle implements [`Puzzle`]: its name, its algorithms, the settings a run of it takes
+//! (with the defaults that the command line and `bench` share), the batch [`Job`] that
+//! processes one record, and what a record's answer is when runs are compared. The shared
+//! parts see puzzles only through [`Kind`], the same interface with its types erased, and
+//! get the list of puzzles ([`crate::kinds`]) from their caller.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
+use thiserror::Error;
+
+use crate::batch::{self, BatchError, InputSpec, Job, Progress, RowSink, RunOptions, RunStats};
+
+/// What a puzzle implements to be run, reported on and benchmarked by the shared parts.
+pub trait Puzzle: Sync + 'static {
+    /// The settings of a run that are not the algorithm (a solution limit, a board size,
+    /// rules), read from a `bench` suite's `[[set]]` keys; `Default` gives the defaults the
+    /// command line uses too.
+    type Settings: DeserializeOwned + Default + PartialEq + fmt::Debug + Send + Sync + 'static;
+    /// The batch job that processes one record.
+    type Job: Job;
+
+    /// The puzzle's name in suite files and reports, e.g. `sudoku` or `connect4-solve`.
+    const NAME: &'static str;
+    /// The subfolder of a datasets folder that holds this puzzle's files.
+    const FOLDER: &'static str;
+    /// The algorithms it can be run with, as named on the command line.
+    const ALGORITHMS: &'static [&'static str];
+    /// The result columns that make up a record's answer.
+    const ANSWER_COLUMNS: &'static [&'static str];
+    /// The result column that counts search effort per record (guesses, nodes), if any.
+    const EFFORT_COLUMN: Option<&'static str> = None;
+    /// Whether external programs that read one record per line and print its answer can
+    /// be compared with this puzzle's algorithms (`bench --external`).
+    const TAKES_EXTERNALS: bool = false;
+
+    /// The job that runs `algorithm` (one of [`ALGORITHMS`](Self::ALGORITHMS)) with
+    /// `settings` over `inputs`.
+    fn job(
+        settings: &Self::Settings,
+        algorithm: &str,
+        inputs: &[InputSpec],
+    ) -> Result<Self::Job, PuzzleError>;
+
+    /// Checks settings before any run (a suite's settings are checked as it is read).
+    fn check(_settings: &Self::Settings) -> Result<(), PuzzleError> {
+        Ok(())
+    }
+
+    /// Short notes naming the settings that differ from the defaults (`limit 1`,
+    /// `separated`), for the names of datasets in reports.
+    fn notes(_settings: &Self::Settings) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A record's answer, from its status and its [`ANSWER_COLUMNS`](Self::ANSWER_COLUMNS)
+    /// values: what two algorithms, or two thread counts, must agree on. By default the
+    /// status and every answer value.
+    fn answer(_settings: &Self::Settings, status: &str, values: &[String]) -> Answer {
+        Answer {
+            status: status.to_string(),
+            value: Some(values.join(" ")),
+        }
+    }
+}
+
+/// Why a puzzle cannot be set up for a run.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PuzzleError {
+    /// The puzzle has no such algorithm.
+    #[error("{puzzle} has no algorithm {algorithm:?} (it has {})", known.join(", "))]
+    UnknownAlgorithm {
+        /// The puzzle's name.
+        puzzle: &'static str,
+        /// The name asked for.
+        algorithm: String,
+        /// The names it has.
+        known: &'static [&'static str],
+    },
+    /// The settings are not valid for the puzzle.
+    #[error("{puzzle}: {message}")]
+    Settings {
+        /// The puzzle's name.
+        puzzle: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl PuzzleError {
+    /// The error for an algorithm `P` does not have.
+    pub fn unknown_algorithm<P: Puzzle>(algorithm: &str) -> Self {
+        PuzzleError::UnknownAlgorithm {
+            puzzle: P::NAME,
+            algorithm: algorithm.to_string(),
+            known: P::ALGORITHMS,
+        }
+    }
+}
+
+/// What a record's result comes to, for comparing runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// The record's status.
+    pub status: String,
+    /// The answer proper, when the status has one that every algorithm must reproduce.
+    pub value: Option<String>,
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.value {
+            Some(value) if !value.is_empty() => write!(f, "{} {value}", self.status),
+            _ => f.write_str(&self.status),
+        }
+    }
+}
+
+/// A puzzle as the shared parts see it: [`Puzzle`] with its types erased.
+pub trait Kind: Sync {
+    /// See [`Puzzle::NAME`].
+    fn name(&self) -> &'static str;
+    /// See [`Puzzle::FOLDER`].
+    fn folder(&self) -> &'static str;
+    /// See [`Puzzle::ALGORITHMS`].
+    fn algorithms(&self) -> &'static [&'static str];
+    /// See [`Puzzle::ANSWER_COLUMNS`].
+    fn answer_columns(&self) -> &'static [&'static str];
+    /// See [`Puzzle::EFFORT_COLUMN`].
+    fn effort_column(&self) -> Option<&'static str>;
+    /// See [`Puzzle::TAKES_EXTERNALS`].
+    fn takes_externals(&self) -> bool;
+    /// The puzzle's settings read from `keys` (a suite's `[[set]]` keys other than the
+    /// shared ones); keys left out take their defaults, unknown keys are an error.
+    fn configure(&self, keys: &toml::Table) -> Result<Box<dyn Configured>, PuzzleError>;
+}
+
+/// A puzzle with its settings fixed, ready to run any of its algorithms.
+pub trait Configured: fmt::Debug + Send + Sync {
+    /// See [`Puzzle::notes`].
+    fn notes(&self) -> Vec<String>;
+    /// See [`Puzzle::answer`].
+    fn answer(&self, status: &str, values: &[String]) -> Answer;
+    /// Whether `other` has the same settings (and so gives the same answers).
+    fn same_settings(&self, other: &dyn Configured) -> bool;
+    /// Runs `algorithm` over `inputs` on the batch runner (see [`batch::run`]).
+    fn run(
+        &self,
+        algorithm: &str,
+        inputs: &[InputSpec],
+        sink: &mut dyn RowSink,
+        progress: &dyn Progress,
+        options: &RunOptions,
+    ) -> Result<RunStats, RunError>;
+    /// The settings, for comparing with another puzzle's.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// Why a run of a configured puzzle could not proceed.
+#[derive(Debug, Error)]
+pub enum RunError {
+    /// The job could not be made.
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    /// The batch run failed.
+    #[error(transparent)]
+    Batch(#[from] BatchError),
+}
+
+/// The [`Kind`] of puzzle `P`.
+pub struct KindOf<P: Puzzle>(PhantomData<P>);
+
+impl<P: Puzzle> KindOf<P> {
+    /// The kind, as a value.
+    pub const fn new() -> Self {
+        KindOf(PhantomData)
+    }
+}
+
+impl<P: Puzzle> Default for KindOf<P> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<P: Puzzle> Kind for KindOf<P> {
+    fn name(&self) -> &'static str {
+        P::NAME
+    }
+
+    fn folder(&self) -> &'static str {
+        P::FOLDER
+    }
+
+    fn algorithms(&self) -> &'static [&'static str] {
+        P::ALGORITHMS
+    }
+
+    fn answer_columns(&self) -> &'static [&'static str] {
+        P::ANSWER_COLUMNS
+    }
+
+    fn effort_column(&self) -> Option<&'static str> {
+        P::EFFORT_COLUMN
+    }
+
+    fn takes_externals(&self) -> bool {
+        P::TAKES_EXTERNALS
+    }
+
+    fn configure(&self, keys: &toml::Table) -> Result<Box<dyn Configured>, PuzzleError> {
+        let settings: P::Settings =
+            toml::Value::Table(keys.clone())
+                .try_into()
+                .map_err(|e: toml::de::Error| PuzzleError::Settings {
+                    puzzle: P::NAME,
+                    message: e.message().trim().to_string(),
+                })?;
+        P::check(&settings)?;
+        Ok(Box::new(Settings::<P>(settings)))
+    }
+}
+
+/// Puzzle `P`'s settings, as a [`Configured`].
+struct Settings<P: Puzzle>(P::Settings);
+
+impl<P: Puzzle> fmt::Debug for Settings<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {:?}", P::NAME, self.0)
+    }
+}
+
+impl<P: Puzzle> Configured for Settings<P> {
+    fn notes(&self) -> Vec<String> {
+        P::notes(&self.0)
+    }
+
+    fn answer(&self, status: &str, values: &[String]) -> Answer {
+        P::answer(&self.0, status, values)
+    }
+
+    fn same_settings(&self, other: &dyn Configured) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<P::Settings>()
+            .is_some_and(|settings| *settings == self.0)
+    }
+
+    fn run(
+        &self,
+        algorithm: &str,
+        inputs: &[InputSpec],
+        sink: &mut dyn RowSink,
+        progress: &dyn Progress,
+        options: &RunOptions,
+    ) -> Result<RunStats, RunError> {
+        let job = P::job(&self.0, algorithm, inputs)?;
+        Ok(batch::run(&job, inputs, sink, progress, options)?)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        &self.0
+    }
+}
