@@ -49,6 +49,36 @@ impl InputSpec {
         InputSpec { path, format }
     }
 
+    /// Inputs for the files named on a command line (standard input when none), each
+    /// checked to be readable before anything runs, so that a typo fails at once.
+    pub fn for_names(
+        names: &[String],
+        forced: Option<InputFormat>,
+    ) -> Result<Vec<Self>, BatchError> {
+        let names: Vec<&str> = if names.is_empty() {
+            vec!["-"]
+        } else {
+            names.iter().map(String::as_str).collect()
+        };
+        if names.iter().filter(|&&n| n == "-").count() > 1 {
+            return Err(BatchError::StdinTwice);
+        }
+        names
+            .into_iter()
+            .map(|name| {
+                let spec = InputSpec::new(name, forced);
+                if let Some(path) = &spec.path {
+                    let file = File::open(path).map_err(|source| spec.input_error(source))?;
+                    if file.metadata().is_ok_and(|m| m.is_dir()) {
+                        let source = io::Error::other("it is a directory");
+                        return Err(spec.input_error(source));
+                    }
+                }
+                Ok(spec)
+            })
+            .collect()
+    }
+
     /// The input as the user named it.
     pub fn display_name(&self) -> String {
         match &self.path {

@@ -211,6 +211,9 @@ pub enum BatchError {
         /// The first input's columns.
         first: Vec<String>,
     },
+    /// Standard input was named more than once.
+    #[error("standard input (-) can be named only once")]
+    StdinTwice,
     /// The results could not be written.
     #[error("cannot write results: {0}")]
     Output(#[source] std::io::Error),

@@ -9,8 +9,9 @@ use plotters::prelude::*;
 use crate::report::export::write_file;
 
 use super::error::BenchError;
+use super::format::median;
 use super::run::RunResult;
-use super::stats::{latency_cdf, median};
+use super::stats::latency_cdf;
 
 /// File names of the charts, in the order the report shows them.
 pub const CHART_FILES: [&str; 3] = ["throughput.svg", "latency.svg", "scaling.svg"];

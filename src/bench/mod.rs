@@ -9,6 +9,7 @@
 
 mod charts;
 mod error;
+mod format;
 mod measure;
 mod report;
 mod run;
@@ -17,8 +18,9 @@ mod suite;
 
 pub use charts::CHART_FILES;
 pub use error::BenchError;
+pub use format::{median, thousands, threads_text};
 pub use measure::{Effort, Timing};
-pub use report::{report_folder, thousands, threads_text, write_report, BenchSummary};
+pub use report::{report_folder, write_report, BenchSummary};
 pub use run::{run_plan, Disagreement, Event, External, RunResult};
-pub use stats::{latency_cdf, median, summary_rows, SummaryRow};
+pub use stats::{latency_cdf, summary_rows, SummaryRow};
 pub use suite::{Overrides, Plan, PlannedDataset, SetSpec, Suite, DEFAULT_SUITE};

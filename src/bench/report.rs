@@ -11,6 +11,7 @@ use crate::report::EnvInfo;
 
 use super::charts::{self, CHART_FILES};
 use super::error::BenchError;
+use super::format::{thousands, threads_text};
 use super::run::{Disagreement, RunResult};
 use super::stats::{summary_rows, SummaryRow};
 
@@ -111,6 +112,28 @@ impl BenchSummary {
             md.push_str(&self.disagreement_table().to_markdown());
         }
         md
+    }
+
+    /// The line that closes a benchmark's output: how many measurements, how long, whether
+    /// they all agree, and where the report is.
+    pub fn closing_line(&self, seconds: f64, report: &Path) -> String {
+        let total = self.total_disagreements();
+        let failures = self.failures();
+        format!(
+            "{} measurements in {seconds:.0} s; {}{}; report: {}",
+            self.runs.len(),
+            if total == 0 {
+                "all runs agree".to_string()
+            } else {
+                format!("{total} records DISAGREE (listed in the report)")
+            },
+            if failures == 0 {
+                String::new()
+            } else {
+                format!("; {failures} runs FAILED")
+            },
+            report.join("summary.md").display()
+        )
     }
 
     /// The table printed at the end of a benchmark: one line per measurement.
@@ -217,25 +240,4 @@ fn safe(text: &str) -> String {
             }
         })
         .collect()
-}
-
-/// A thread count as the tables show it: `process` for an external program.
-pub fn threads_text(threads: Option<usize>) -> String {
-    match threads {
-        Some(n) => n.to_string(),
-        None => "process".into(),
-    }
-}
-
-/// `12345.6` as `12,346`.
-pub fn thousands(x: f64) -> String {
-    let digits = format!("{:.0}", x.max(0.0));
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

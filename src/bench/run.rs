@@ -8,6 +8,7 @@ use hdrhistogram::Histogram;
 use crate::puzzle::Answer;
 
 use super::error::BenchError;
+use super::format::{median, thousands, threads_text};
 use super::measure::{
     input_spec, measure, measure_external, record_texts, Effort, Measurement, Timing,
 };
@@ -54,6 +55,24 @@ pub struct External {
     pub name: String,
     /// The shell command that runs it.
     pub command: String,
+}
+
+impl std::str::FromStr for External {
+    type Err = BenchError;
+
+    /// Reads `NAME=COMMAND`.
+    fn from_str(text: &str) -> Result<Self, BenchError> {
+        let bad = || BenchError::Plan(format!("expected NAME=COMMAND, got {text:?}"));
+        let (name, command) = text.split_once('=').ok_or_else(bad)?;
+        let (name, command) = (name.trim(), command.trim());
+        if name.is_empty() || command.is_empty() {
+            return Err(bad());
+        }
+        Ok(External {
+            name: name.to_string(),
+            command: command.to_string(),
+        })
+    }
 }
 
 /// One algorithm (or external program) measured on one dataset with one thread count.
@@ -122,6 +141,43 @@ pub enum Event<'a> {
     },
     /// A measurement is done.
     Finished(&'a RunResult),
+}
+
+impl std::fmt::Display for Event<'_> {
+    /// The progress line's text: `[  1/30] dataset · algorithm · threads … ` as a
+    /// measurement starts, its rate (and any disagreements) as it ends.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Event::Started {
+                index,
+                total,
+                dataset,
+                algorithm,
+                threads,
+            } => write!(
+                f,
+                "[{index:>3}/{total}] {dataset} · {algorithm} · {} … ",
+                threads_text(*threads)
+            ),
+            Event::Finished(RunResult {
+                failure: Some(failure),
+                ..
+            }) => write!(f, "FAILED: {failure}"),
+            Event::Finished(result) => {
+                let runs = result.rates.len();
+                write!(
+                    f,
+                    "{} records/s ({runs} run{})",
+                    thousands(median(&result.rates)),
+                    if runs == 1 { "" } else { "s" }
+                )?;
+                if result.disagreements > 0 {
+                    write!(f, ", {} DISAGREE", result.disagreements)?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// Runs every measurement of `plan`, and `externals` on its Sudoku datasets, in suite order.

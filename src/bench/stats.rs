@@ -4,22 +4,8 @@
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
+use super::format::median;
 use super::run::RunResult;
-
-/// The median of `samples` (the mean of the middle two for an even count); 0 when empty.
-pub fn median(samples: &[f64]) -> f64 {
-    if samples.is_empty() {
-        return 0.0;
-    }
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let middle = sorted.len() / 2;
-    if sorted.len() % 2 == 1 {
-        sorted[middle]
-    } else {
-        (sorted[middle - 1] + sorted[middle]) / 2.0
-    }
-}
 
 /// One row of the summary table: one algorithm on one dataset with one thread count.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -219,6 +219,27 @@ impl Suite {
         })
     }
 
+    /// The suite of file `path` (the built-in [`DEFAULT_SUITE`] when `None`) with the folder
+    /// its dataset paths are relative to: the file's folder, or the current folder for the
+    /// built-in suite.
+    pub fn load(
+        path: Option<&Path>,
+        kinds: &[&'static dyn Kind],
+    ) -> Result<(Suite, PathBuf), BenchError> {
+        let Some(path) = path else {
+            let suite = Suite::parse(DEFAULT_SUITE, "default", kinds)?;
+            return Ok((suite, PathBuf::from(".")));
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| BenchError::Plan(format!("cannot read suite {}: {e}", path.display())))?;
+        let suite = Suite::parse(&text, &path.display().to_string(), kinds)?;
+        let base = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Ok((suite, base))
+    }
+
     /// Resolves the suite into files (patterns relative to `base`), with `overrides` applied.
     pub fn plan(&self, base: &Path, overrides: &Overrides) -> Result<Plan, BenchError> {
         let mut sets = self.sets.clone();

@@ -154,27 +154,7 @@ fn create_output(path: Option<&PathBuf>) -> Result<Box<dyn Write>> {
 /// Input specs for the named files (standard input when none), each checked to be
 /// readable before anything runs, so a typo fails fast with exit code 2.
 fn input_specs(files: &[String], forced: Option<InputFormat>) -> Result<Vec<InputSpec>> {
-    let names: Vec<&str> = if files.is_empty() {
-        vec!["-"]
-    } else {
-        files.iter().map(String::as_str).collect()
-    };
-    if names.iter().filter(|&&n| n == "-").count() > 1 {
-        bail!("standard input (-) can be named only once");
-    }
-    names
-        .into_iter()
-        .map(|name| {
-            let spec = InputSpec::new(name, forced);
-            if let Some(path) = &spec.path {
-                let file = File::open(path).with_context(|| format!("cannot read {name}"))?;
-                if file.metadata().is_ok_and(|m| m.is_dir()) {
-                    bail!("cannot read {name}: it is a directory");
-                }
-            }
-            Ok(spec)
-        })
-        .collect()
+    Ok(InputSpec::for_names(files, forced)?)
 }
 
 /// Runs a job over its inputs with the common options: rows to the output, progress and

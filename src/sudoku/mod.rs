@@ -61,14 +61,19 @@ impl fmt::Display for Algorithm {
     }
 }
 
+/// A name that is not one of the [`Algorithm`]s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown algorithm {0:?}: choose fast, dlx or backtrack")]
+pub struct UnknownAlgorithm(pub String);
+
 impl FromStr for Algorithm {
-    type Err = String;
+    type Err = UnknownAlgorithm;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Algorithm::ALL
             .into_iter()
             .find(|a| a.name() == s)
-            .ok_or_else(|| format!("unknown algorithm {s:?}: choose fast, dlx or backtrack"))
+            .ok_or_else(|| UnknownAlgorithm(s.to_string()))
     }
 }
 
