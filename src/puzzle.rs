@@ -266,3 +266,180 @@ impl<P: Puzzle> Configured for Settings<P> {
         &self.0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{self, Write};
+
+    use serde::Deserialize;
+
+    use super::*;
+    use crate::batch::{JobError, NoProgress, Outcome, Record, RecordContent, Value};
+
+    /// A puzzle defined here and nowhere else: a record is a word, its answer the word's
+    /// length, in characters or in bytes.
+    struct WordLength;
+
+    #[derive(Debug, Default, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    struct LengthSettings {
+        upper: bool,
+    }
+
+    struct LengthJob {
+        bytes: bool,
+        upper: bool,
+    }
+
+    impl Job for LengthJob {
+        type Layout = ();
+        type Worker = ();
+
+        fn columns(&self, _layout: &()) -> Vec<String> {
+            vec!["word".into(), "length".into()]
+        }
+        fn statuses(&self) -> Vec<&'static str> {
+            vec!["measured"]
+        }
+        fn layout(&self, _header: Option<&[String]>) -> Result<(), JobError> {
+            Ok(())
+        }
+        fn new_worker(&self) {}
+        fn process(&self, _: &mut (), _: &(), record: &Record) -> Result<Outcome, JobError> {
+            let RecordContent::Line(word) = &record.content else {
+                return Err(JobError::Invalid("not a word".into()));
+            };
+            let length = if self.bytes {
+                word.len()
+            } else {
+                word.chars().count()
+            };
+            let word = if self.upper {
+                word.to_uppercase()
+            } else {
+                word.clone()
+            };
+            Ok(Outcome {
+                status: "measured",
+                failed: false,
+                error: String::new(),
+                values: vec![Value::Text(word), Value::Int(length as u64)],
+            })
+        }
+    }
+
+    impl Puzzle for WordLength {
+        type Settings = LengthSettings;
+        type Job = LengthJob;
+        const NAME: &'static str = "word-length";
+        const FOLDER: &'static str = "words";
+        const ALGORITHMS: &'static [&'static str] = &["chars", "bytes"];
+        const ANSWER_COLUMNS: &'static [&'static str] = &["length"];
+
+        fn job(
+            settings: &LengthSettings,
+            algorithm: &str,
+            _inputs: &[InputSpec],
+        ) -> Result<LengthJob, PuzzleError> {
+            let bytes = match algorithm {
+                "chars" => false,
+                "bytes" => true,
+                _ => return Err(PuzzleError::unknown_algorithm::<Self>(algorithm)),
+            };
+            Ok(LengthJob {
+                bytes,
+                upper: settings.upper,
+            })
+        }
+
+        fn notes(settings: &LengthSettings) -> Vec<String> {
+            if settings.upper {
+                vec!["upper".into()]
+            } else {
+                Vec::new()
+            }
+        }
+    }
+
+    /// Keeps each row's `length` value.
+    #[derive(Default)]
+    struct Lengths(Vec<String>);
+
+    impl RowSink for Lengths {
+        fn begin(&mut self, columns: &[String]) -> io::Result<()> {
+            assert_eq!(
+                columns,
+                ["line", "status", "word", "length", "error", "micros"]
+            );
+            Ok(())
+        }
+        fn write_row(&mut self, row: &[Value]) -> io::Result<()> {
+            self.0.push(row[3].to_text());
+            Ok(())
+        }
+        fn finish(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn table(text: &str) -> toml::Table {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_puzzle_runs_through_its_kind_without_shared_code_knowing_it() {
+        let kind: &dyn Kind = &KindOf::<WordLength>::new();
+        assert_eq!(kind.name(), "word-length");
+        let plain = kind.configure(&table("")).unwrap();
+        let upper = kind.configure(&table("upper = true")).unwrap();
+        assert_eq!(plain.notes(), Vec::<String>::new());
+        assert_eq!(upper.notes(), ["upper"]);
+        assert!(plain.same_settings(kind.configure(&table("upper = false")).unwrap().as_ref()));
+        assert!(!plain.same_settings(upper.as_ref()));
+
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all("naïve\n# a comment\nab\n".as_bytes())
+            .unwrap();
+        let inputs = [InputSpec::new(&file.path().to_string_lossy(), None)];
+        let options = RunOptions::default();
+        let mut chars = Lengths::default();
+        let stats = plain
+            .run("chars", &inputs, &mut chars, &NoProgress, &options)
+            .unwrap();
+        assert_eq!(stats.records, 2);
+        assert_eq!(chars.0, ["5", "2"]);
+        let mut bytes = Lengths::default();
+        plain
+            .run("bytes", &inputs, &mut bytes, &NoProgress, &options)
+            .unwrap();
+        assert_eq!(bytes.0, ["6", "2"]);
+        let answer = plain.answer("measured", &["5".into()]);
+        assert_eq!(answer.to_string(), "measured 5");
+    }
+
+    #[test]
+    fn settings_and_algorithms_a_puzzle_lacks_are_named() {
+        let kind = KindOf::<WordLength>::new();
+        let error = kind.configure(&table("lower = true")).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("word-length: unknown field `lower`"),
+            "{error}"
+        );
+        let plain = kind.configure(&table("")).unwrap();
+        let error = plain
+            .run(
+                "words",
+                &[],
+                &mut Lengths::default(),
+                &NoProgress,
+                &RunOptions::default(),
+            )
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "word-length has no algorithm \"words\" (it has chars, bytes)"
+        );
+    }
+}
