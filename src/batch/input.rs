@@ -79,6 +79,29 @@ impl InputSpec {
             .collect()
     }
 
+    /// Refuses `output` when it is one of `inputs` — by the same path, another path or a
+    /// hard link — before it is opened for writing, which would empty the input.
+    pub fn check_output(output: &Path, inputs: &[InputSpec]) -> Result<(), BatchError> {
+        use std::os::unix::fs::MetadataExt;
+        // An output that does not exist yet cannot be an input.
+        let Ok(out) = std::fs::metadata(output) else {
+            return Ok(());
+        };
+        for input in inputs {
+            let Some(path) = &input.path else { continue };
+            let Ok(meta) = std::fs::metadata(path) else {
+                continue;
+            };
+            if meta.dev() == out.dev() && meta.ino() == out.ino() {
+                return Err(BatchError::OutputIsInput {
+                    output: output.display().to_string(),
+                    input: input.display_name(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The input as the user named it.
     pub fn display_name(&self) -> String {
         match &self.path {

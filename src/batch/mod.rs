@@ -211,6 +211,14 @@ pub enum BatchError {
         /// The first input's columns.
         first: Vec<String>,
     },
+    /// The output file is one of the inputs: writing it would destroy the input.
+    #[error("the output {output} is the input {input}: writing it would destroy the input; name another output file")]
+    OutputIsInput {
+        /// The output as named by the user.
+        output: String,
+        /// The input it is.
+        input: String,
+    },
     /// Standard input was named more than once.
     #[error("standard input (-) can be named only once")]
     StdinTwice,

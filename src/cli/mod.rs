@@ -166,10 +166,13 @@ fn run_job<J: Job>(
     args: &RunArgs,
 ) -> Result<ExitCode> {
     let out: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(
-            File::create(path)
-                .with_context(|| format!("cannot create output file {}", path.display()))?,
-        ),
+        Some(path) => {
+            InputSpec::check_output(path, inputs)?;
+            Box::new(
+                File::create(path)
+                    .with_context(|| format!("cannot create output file {}", path.display()))?,
+            )
+        }
         None => Box::new(io::stdout()),
     };
     let format = match args.output_format {
