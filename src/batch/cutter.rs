@@ -51,6 +51,8 @@ pub(crate) struct ChunkCutter {
     spare: Vec<u8>,
     /// Whether the input's start was checked for a byte order mark.
     started: bool,
+    /// A read error met after whole records: reported once they are handed out.
+    pending_error: Option<io::Error>,
 }
 
 impl ChunkCutter {
@@ -71,6 +73,7 @@ impl ChunkCutter {
             size,
             spare: Vec::new(),
             started: false,
+            pending_error: None,
         }
     }
 
@@ -96,9 +99,21 @@ impl ChunkCutter {
         }
     }
 
+    /// Physical lines handed out so far.
+    pub(crate) fn lines_read(&self) -> u64 {
+        self.lines_before
+    }
+
     /// The next chunk of `records` records (fewer at the end of the input), `None` when no
     /// record is left. Blank and `#` lines after the last record are not handed out.
+    ///
+    /// When reading fails (a truncated or corrupt `.gz`), the whole records read before the
+    /// failure are handed out first and the error comes with the next call: which records
+    /// are processed then does not depend on how the input is cut.
     pub(crate) fn next_chunk(&mut self, records: u64) -> io::Result<Option<RawChunk>> {
+        if let Some(error) = self.pending_error.take() {
+            return Err(error);
+        }
         if !self.started {
             self.started = true;
             while self.buffer.len() < BYTE_ORDER_MARK.len() && !self.at_end {
@@ -112,6 +127,8 @@ impl ChunkCutter {
         let mut found = 0u64;
         let mut lines = 0u64;
         let mut scanned = 0usize;
+        // Where the whole records scanned so far end: (bytes, lines, records).
+        let mut whole = (0, 0, 0);
         loop {
             while let Some(newline) = memchr::memchr(b'\n', &self.buffer[scanned..]) {
                 let end = scanned + newline + 1;
@@ -121,6 +138,9 @@ impl ChunkCutter {
                 found += u64::from(effect.ends_record);
                 if effect.cut_allowed && found == wanted {
                     return Ok(Some(self.cut(scanned, lines, found)));
+                }
+                if effect.cut_allowed {
+                    whole = (scanned, lines, found);
                 }
             }
             if self.at_end {
@@ -139,7 +159,14 @@ impl ChunkCutter {
             }
             let want =
                 (self.bytes_per_record() * (wanted - found) as usize).clamp(MIN_READ, MAX_READ);
-            self.fill(want)?;
+            if let Err(error) = self.fill(want) {
+                let (end, lines, records) = whole;
+                if records == 0 {
+                    return Err(error);
+                }
+                self.pending_error = Some(error);
+                return Ok(Some(self.cut(end, lines, records)));
+            }
         }
     }
 

@@ -193,6 +193,23 @@ pub enum BatchError {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// Reading an input failed part way (a truncated or corrupt `.gz`): every whole record
+    /// before the failure was processed, and the inputs after it were not read.
+    #[error(
+        "cannot read {path} after line {}: {source}; the records before were processed{}",
+        line - 1,
+        if not_read.is_empty() { String::new() } else { format!(", the inputs after it were not read ({})", not_read.join(", ")) }
+    )]
+    InputBroken {
+        /// The input as named by the user.
+        path: String,
+        /// The 1-based line where reading failed.
+        line: u64,
+        /// The underlying error.
+        source: std::io::Error,
+        /// The inputs after it, which were not read.
+        not_read: Vec<String>,
+    },
     /// An input's header does not fit the job.
     #[error("{path}: {source}")]
     Layout {

@@ -610,9 +610,16 @@ impl<J: Job> Reading<'_, J> {
             }
             let input = &self.inputs[*file];
             cutter.recycle(self.buffers.take());
-            let Some(raw) = cutter
-                .next_chunk((size as u64).min(self.left))
-                .map_err(|error| input.input_error(error))?
+            let next = cutter.next_chunk((size as u64).min(self.left));
+            let Some(raw) = next.map_err(|source| BatchError::InputBroken {
+                path: input.display_name(),
+                line: cutter.lines_read() + 1,
+                source,
+                not_read: self.inputs[*file + 1..]
+                    .iter()
+                    .map(InputSpec::display_name)
+                    .collect(),
+            })?
             else {
                 self.next_file = *file + 1;
                 self.current = None;
