@@ -1,7 +1,41 @@
 //! Boards to tile: rectangles (coloured like a chessboard or not), or read from a file with
 //! holes; and the symmetries that map a board onto itself.
 
+use thiserror::Error;
+
 use super::shapes::{Color, TRANSFORMS};
+
+/// Cells a board may have at most.
+const MAX_CELLS: usize = 4096;
+
+/// Why a board cannot be made or read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardError {
+    /// A rectangle of no cell or of too many.
+    #[error("a {width}x{height} board is not supported (1 to 4,096 cells)")]
+    Size {
+        /// Columns asked for.
+        width: usize,
+        /// Rows asked for.
+        height: usize,
+    },
+    /// A character of a board file that is not a cell, a hole or a colour.
+    #[error("board line {line}, column {column}: {found:?} is not # (cell), . (hole), B or W")]
+    Character {
+        /// 1-based line of the file.
+        line: usize,
+        /// 1-based column (in characters).
+        column: usize,
+        /// The character.
+        found: char,
+    },
+    /// A board file with holes only.
+    #[error("the board has no cell to cover")]
+    NoCell,
+    /// A board file of more than 4,096 cells.
+    #[error("the board has more than 4,096 cells")]
+    TooLarge,
+}
 
 /// A board: each cell a hole (`None`) or a cell to cover, with its colour if coloured.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,11 +48,13 @@ pub struct Board {
 impl Board {
     /// A `width × height` rectangle; with `top_left`, coloured like a chessboard starting
     /// from that colour.
-    pub fn rectangle(width: usize, height: usize, top_left: Option<Color>) -> Result<Self, String> {
-        if width == 0 || height == 0 || width * height > 4096 {
-            return Err(format!(
-                "a {width}x{height} board is not supported (1 to 4,096 cells)"
-            ));
+    pub fn rectangle(
+        width: usize,
+        height: usize,
+        top_left: Option<Color>,
+    ) -> Result<Self, BoardError> {
+        if width == 0 || height == 0 || width.saturating_mul(height) > MAX_CELLS {
+            return Err(BoardError::Size { width, height });
         }
         let other = |c: Color| match c {
             Color::Black => Color::White,
@@ -45,16 +81,21 @@ impl Board {
     }
 
     /// Parses a board file: one row per line, `#` a cell to cover, `.` a hole, `B`/`W` a
-    /// coloured cell.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let rows: Vec<&str> = text
+    /// coloured cell. Blank lines are left out; errors name the file's own line numbers.
+    pub fn parse(text: &str) -> Result<Self, BoardError> {
+        let rows: Vec<(usize, &str)> = text
             .lines()
             .map(str::trim_end)
-            .filter(|l| !l.is_empty())
+            .enumerate()
+            .filter(|(_, l)| !l.is_empty())
             .collect();
-        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        let width = rows
+            .iter()
+            .map(|(_, r)| r.chars().count())
+            .max()
+            .unwrap_or(0);
         let mut cells = Vec::new();
-        for (r, row) in rows.iter().enumerate() {
+        for &(index, row) in &rows {
             let mut count = 0;
             for (c, ch) in row.chars().enumerate() {
                 cells.push(match ch {
@@ -62,12 +103,12 @@ impl Board {
                     'B' | 'b' => Some(Some(Color::Black)),
                     'W' | 'w' => Some(Some(Color::White)),
                     '.' | ' ' => None,
-                    other => {
-                        return Err(format!(
-                            "board line {}, column {}: {other:?} is not # (cell), . (hole), B or W",
-                            r + 1,
-                            c + 1
-                        ))
+                    found => {
+                        return Err(BoardError::Character {
+                            line: index + 1,
+                            column: c + 1,
+                            found,
+                        })
                     }
                 });
                 count += 1;
@@ -75,10 +116,10 @@ impl Board {
             cells.extend(std::iter::repeat_n(None, width - count));
         }
         if cells.iter().all(Option::is_none) {
-            return Err("the board has no cell to cover".into());
+            return Err(BoardError::NoCell);
         }
-        if cells.len() > 4096 {
-            return Err("the board has more than 4,096 cells".into());
+        if cells.len() > MAX_CELLS {
+            return Err(BoardError::TooLarge);
         }
         Ok(Board {
             width,
@@ -148,6 +189,30 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn board_errors_name_the_file_s_own_lines() {
+        let error = Board::parse("\n\n##\n#x\n").unwrap_err();
+        assert_eq!(
+            error,
+            BoardError::Character {
+                line: 4,
+                column: 2,
+                found: 'x'
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "board line 4, column 2: 'x' is not # (cell), . (hole), B or W"
+        );
+        let board = Board::parse("\n##\n\n##\n").unwrap();
+        assert_eq!((board.width(), board.height()), (2, 2));
+        assert_eq!(Board::parse("..\n").unwrap_err(), BoardError::NoCell);
+        assert_eq!(
+            Board::rectangle(0, 3, None).unwrap_err().to_string(),
+            "a 0x3 board is not supported (1 to 4,096 cells)"
+        );
+    }
 
     #[test]
     fn symmetries_of_rectangles_squares_and_chessboards() {

@@ -10,7 +10,9 @@ use thiserror::Error;
 use crate::exact_cover::{BitCover, Dlx, DlxBuilder, ExactCoverError, SearchStats, MAX_BIT_ITEMS};
 
 use super::board::Board;
-use super::shapes::{Color, Piece};
+use super::placements;
+use super::shapes::Piece;
+use super::symmetry::Symmetries;
 
 /// One way to put a piece on the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,6 +171,128 @@ struct Problem {
     weight: Vec<u64>,
 }
 
+/// The exact-cover items: one per searched piece and one per board cell, numbered in the
+/// order the search wants them.
+struct Items {
+    /// How many.
+    count: usize,
+    /// Whether the bit-mask search runs (else the dancing links).
+    bits: bool,
+    /// Each piece's item (`None` for the merged group's twins).
+    piece_item: Vec<Option<usize>>,
+    /// Each board cell's item (`usize::MAX` for holes).
+    cell_item: Vec<usize>,
+}
+
+impl Items {
+    /// Numbers the items of `board` and `pieces` pieces, the `merged` group's twins left
+    /// out.
+    ///
+    /// With bit masks and the symmetries broken, the broken piece comes first (the X
+    /// pentomino on 6×10, kept to the smallest of its images: a few placements that split
+    /// the search), then the cells; otherwise the search would place it only when its first
+    /// cell comes up, and try its images all along.
+    fn number(
+        board: &Board,
+        pieces: usize,
+        merged: Option<&MergedGroup>,
+        broken: Option<usize>,
+        engine: Engine,
+    ) -> Self {
+        let searched_pieces: Vec<usize> = (0..pieces)
+            .filter(|piece| !merged.is_some_and(|g| g.members.contains(piece)))
+            .collect();
+        let count = searched_pieces.len() + board.cell_count();
+        let bits = count <= MAX_BIT_ITEMS && engine != Engine::DancingLinks;
+        let mut items = Items {
+            count,
+            bits,
+            piece_item: vec![None; pieces],
+            cell_item: vec![usize::MAX; board.width() * board.height()],
+        };
+        let mut next_item = 0..;
+        let lead = broken.filter(|_| bits);
+        if bits {
+            if let Some(lead) = lead {
+                items.piece_item[lead] = next_item.next();
+            }
+            items.number_cells(board, &mut next_item);
+        }
+        for &piece in &searched_pieces {
+            if Some(piece) != lead {
+                items.piece_item[piece] = next_item.next();
+            }
+        }
+        if !bits {
+            items.number_cells(board, &mut next_item);
+        }
+        items
+    }
+
+    /// Numbers the board's cells in reading order along its short side (see [`Search`]).
+    fn number_cells(&mut self, board: &Board, next_item: &mut std::ops::RangeFrom<usize>) {
+        let width = board.width();
+        let across = width <= board.height();
+        let (outer, inner) = if across {
+            (board.height(), width)
+        } else {
+            (width, board.height())
+        };
+        for a in 0..outer {
+            for b in 0..inner {
+                let (r, c) = if across { (a, b) } else { (b, a) };
+                if board.cell(r as i32, c as i32).is_some() {
+                    self.cell_item[r * width + c] = next_item.next().unwrap_or_default();
+                }
+            }
+        }
+    }
+
+    /// The problem over the placements `keep` keeps (of the merged group, its first
+    /// piece's only), each option weighted by `weight`.
+    fn problem(
+        &self,
+        placements: &[Placement],
+        merged: Option<&MergedGroup>,
+        keep: &dyn Fn(&Placement) -> bool,
+        weight: &dyn Fn(&Placement) -> u64,
+    ) -> Problem {
+        let mut options = Vec::new();
+        let mut option_placement = Vec::new();
+        let mut weights = Vec::new();
+        for (index, placement) in placements.iter().enumerate() {
+            let twin = merged.is_some_and(|g| g.members[1..].contains(&placement.piece));
+            if twin || !keep(placement) {
+                continue;
+            }
+            let mut option: Vec<usize> = self.piece_item[placement.piece].into_iter().collect();
+            option.extend(placement.cells.iter().map(|&cell| self.cell_item[cell]));
+            options.push(option);
+            option_placement.push(index);
+            weights.push(weight(placement));
+        }
+        const WELL_FORMED: &str = "a placement covers distinct board cells";
+        let search = if self.bits {
+            let mut problem = BitCover::new(self.count, 0).expect("the items fit");
+            for option in &options {
+                problem.add_option(option).expect(WELL_FORMED);
+            }
+            Search::Bits(problem)
+        } else {
+            let mut builder = DlxBuilder::new(self.count, 0);
+            for option in &options {
+                builder.add_option(option).expect(WELL_FORMED);
+            }
+            Search::Links(builder.build())
+        };
+        Problem {
+            search,
+            option_placement,
+            weight: weights,
+        }
+    }
+}
+
 impl Tiling {
     /// Builds the exact-cover problem: one item per piece and per board cell, one option
     /// per placement (every distinct orientation at every position where its cells lie on
@@ -220,195 +344,21 @@ impl Tiling {
     ) -> Result<Self, TilingError> {
         let break_symmetry = symmetry == Symmetry::Broken;
         let reduce = symmetry != Symmetry::Ignored;
-        let piece_cells: usize = pieces.iter().map(|p| p.cells.len()).sum();
-        if piece_cells != board.cell_count() {
-            return Err(TilingError::CellCount {
-                pieces: piece_cells,
-                board: board.cell_count(),
-            });
-        }
-        let color_count = |colors: &mut dyn Iterator<Item = Option<Color>>| {
-            colors.fold((0, 0), |(b, w), color| match color {
-                Some(Color::Black) => (b + 1, w),
-                Some(Color::White) => (b, w + 1),
-                None => (b, w),
-            })
-        };
-        let (pieces_black, pieces_white) =
-            color_count(&mut pieces.iter().flat_map(|p| p.cells.iter().map(|&(_, c)| c)));
-        let (board_black, board_white) = color_count(
-            &mut (0..board.height() as i32)
-                .flat_map(|r| (0..board.width() as i32).map(move |c| (r, c)))
-                .filter_map(|(r, c)| board.cell(r, c)),
-        );
-        if (pieces_black, pieces_white) != (board_black, board_white)
-            && pieces_black + pieces_white > 0
-        {
-            return Err(TilingError::ColorCount {
-                pieces_black,
-                pieces_white,
-                board_black,
-                board_white,
-            });
-        }
-        let width = board.width();
-        let mut placements = Vec::new();
-        for (index, piece) in pieces.iter().enumerate() {
-            let before = placements.len();
-            for (orientation, cells) in piece.orientations().iter().enumerate() {
-                for r in 0..board.height() as i32 {
-                    for c in 0..width as i32 {
-                        let fits = cells.iter().all(|&((dr, dc), color)| {
-                            match board.cell(r + dr, c + dc) {
-                                Some(cell_color) => color.is_none() || cell_color == color,
-                                None => false,
-                            }
-                        });
-                        if fits {
-                            placements.push(Placement {
-                                piece: index,
-                                orientation,
-                                cells: cells
-                                    .iter()
-                                    .map(|&((dr, dc), _)| {
-                                        ((r + dr) as usize) * width + (c + dc) as usize
-                                    })
-                                    .collect(),
-                            });
-                        }
-                    }
-                }
-            }
-            if placements.len() == before {
-                return Err(TilingError::NoPlacement(piece.name.clone()));
-            }
-        }
-        let canonical: Vec<_> = pieces.iter().map(Piece::canonical).collect();
-        let class: Vec<usize> = (0..pieces.len())
-            .map(|i| (0..=i).find(|&j| canonical[j] == canonical[i]).unwrap_or(i))
-            .collect();
-        let symmetries = board.symmetries();
-        let orbit = |placement: &Placement| {
-            let mut images: Vec<Vec<usize>> = symmetries
-                .iter()
-                .map(|permutation| {
-                    let mut image: Vec<usize> =
-                        placement.cells.iter().map(|&c| permutation[c]).collect();
-                    image.sort_unstable();
-                    image
-                })
-                .collect();
-            images.sort_unstable();
-            images.dedup();
-            images
-        };
-        // The smallest of its images: one placement per orbit.
-        let smallest_of_images = |placement: &Placement| orbit(placement)[0] == placement.cells;
-        // The piece without a twin that keeps the fewest placements.
-        let twins = |piece: usize| class.iter().filter(|&&c| c == class[piece]).count();
-        let broken = (0..pieces.len())
-            .filter(|&p| twins(p) == 1 && symmetries.len() > 1 && (break_symmetry || reduce))
-            .min_by_key(|&p| {
-                placements
-                    .iter()
-                    .filter(|pl| pl.piece == p && smallest_of_images(pl))
-                    .count()
-            });
+        placements::check_counts(board, pieces)?;
+        let placements = placements::all_placements(board, pieces)?;
+        let symmetries = Symmetries::of(board, pieces);
+        let broken = symmetries.broken_piece(&placements, break_symmetry || reduce);
         let merged = if reduce {
-            MergedGroup::largest(&class, &placements)
+            MergedGroup::largest(&symmetries.class, &placements)
         } else {
             None
         };
-        // Items: one per piece outside the merged group and one per board cell.
-        let searched_pieces: Vec<usize> = (0..pieces.len())
-            .filter(|piece| !merged.as_ref().is_some_and(|g| g.members.contains(piece)))
-            .collect();
-        let items = searched_pieces.len() + board.cell_count();
-        let bits = items <= MAX_BIT_ITEMS && engine != Engine::DancingLinks;
-        let mut piece_item = vec![None; pieces.len()];
-        let mut cell_item = vec![usize::MAX; width * board.height()];
-        let mut next_item = 0..;
-        let mut number_cells = |next_item: &mut std::ops::RangeFrom<usize>| {
-            // Reading order along the short side (see `Search`).
-            let (outer, inner) = if width <= board.height() {
-                (board.height(), width)
-            } else {
-                (width, board.height())
-            };
-            for a in 0..outer {
-                for b in 0..inner {
-                    let (r, c) = if width <= board.height() {
-                        (a, b)
-                    } else {
-                        (b, a)
-                    };
-                    if board.cell(r as i32, c as i32).is_some() {
-                        cell_item[r * width + c] = next_item.next().unwrap_or_default();
-                    }
-                }
-            }
-        };
-        // With bit masks and the symmetries broken, the broken piece is placed first
-        // (the X pentomino on 6×10, kept to the smallest of its images: 7 placements that
-        // split the search), then the cells are filled; otherwise the search would place
-        // it only when its first cell comes up, and try its images all along (6×10 counts:
-        // 1.0 → 0.12 CPU-seconds).
-        let lead = broken.filter(|_| bits);
-        if bits {
-            if let Some(lead) = lead {
-                piece_item[lead] = next_item.next();
-            }
-            number_cells(&mut next_item);
-        }
-        for &piece in &searched_pieces {
-            if Some(piece) != lead {
-                piece_item[piece] = next_item.next();
-            }
-        }
-        if !bits {
-            number_cells(&mut next_item);
-        }
-        // The problem over the placements `keep` keeps (and the merged group's first
-        // piece's only), each option weighted by `weight`.
+        let items = Items::number(board, pieces.len(), merged.as_ref(), broken, engine);
         let problem = |keep: &dyn Fn(&Placement) -> bool, weight: &dyn Fn(&Placement) -> u64| {
-            let mut options = Vec::new();
-            let mut option_placement = Vec::new();
-            let mut weights = Vec::new();
-            for (index, placement) in placements.iter().enumerate() {
-                let twin = merged
-                    .as_ref()
-                    .is_some_and(|g| g.members[1..].contains(&placement.piece));
-                if twin || !keep(placement) {
-                    continue;
-                }
-                let mut option: Vec<usize> = piece_item[placement.piece].into_iter().collect();
-                option.extend(placement.cells.iter().map(|&cell| cell_item[cell]));
-                options.push(option);
-                option_placement.push(index);
-                weights.push(weight(placement));
-            }
-            const WELL_FORMED: &str = "a placement covers distinct board cells";
-            let search = if bits {
-                let mut problem = BitCover::new(items, 0).expect("the items fit");
-                for option in &options {
-                    problem.add_option(option).expect(WELL_FORMED);
-                }
-                Search::Bits(problem)
-            } else {
-                let mut builder = DlxBuilder::new(items, 0);
-                for option in &options {
-                    builder.add_option(option).expect(WELL_FORMED);
-                }
-                Search::Links(builder.build())
-            };
-            Problem {
-                search,
-                option_placement,
-                weight: weights,
-            }
+            items.problem(&placements, merged.as_ref(), keep, weight)
         };
         let reduced = |placement: &Placement| {
-            Some(placement.piece) != broken || smallest_of_images(placement)
+            Some(placement.piece) != broken || symmetries.smallest_of_images(placement)
         };
         let (solving, counting) = if break_symmetry {
             let reduced = problem(&reduced, &|_| 1);
@@ -419,7 +369,7 @@ impl Tiling {
         } else {
             let orbit_size = |placement: &Placement| {
                 if Some(placement.piece) == broken {
-                    orbit(placement).len() as u64
+                    symmetries.orbit(placement).len() as u64
                 } else {
                     1
                 }
@@ -431,8 +381,8 @@ impl Tiling {
             merged,
             solving,
             counting,
-            class,
-            symmetries,
+            class: symmetries.class,
+            symmetries: symmetries.permutations,
         })
     }
 

@@ -12,9 +12,11 @@
 
 mod board;
 mod count;
+mod placements;
 mod shapes;
+mod symmetry;
 
-pub use board::Board;
+pub use board::{Board, BoardError};
 pub use count::{Counts, Engine, Placement, Symmetry, Tiling, TilingError};
 pub use shapes::{
     parse_pieces, pentominoes, Color, Piece, PieceCell, PiecesError, Transform, TRANSFORMS,
