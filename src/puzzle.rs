@@ -301,7 +301,7 @@ mod tests {
         fn statuses(&self) -> Vec<&'static str> {
             vec!["measured"]
         }
-        fn layout(&self, _header: Option<&[String]>) -> Result<(), JobError> {
+        fn layout(&self, _input: &InputSpec, _header: Option<&[String]>) -> Result<(), JobError> {
             Ok(())
         }
         fn new_worker(&self) {}

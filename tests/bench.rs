@@ -322,3 +322,50 @@ fn a_failing_external_program_fails_its_run_and_a_bad_suite_stops_the_bench() {
         "{stderr}"
     );
 }
+
+#[test]
+fn tiling_counts_are_benchmarked_and_cross_checked_between_engines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("tiling.toml");
+    fs::write(
+        &suite,
+        format!(
+            "name = \"tilings\"\nmin_time = 0.0\nthreads = [1, 2]\n\n[[set]]\nkind = \"tiling\"\n\
+             datasets = [\"{}\"]\nalgorithms = [\"bits\", \"dlx\"]\n",
+            repo_datasets().join("tiling/counts.txt").display()
+        ),
+    )
+    .unwrap();
+    let reports = tmp.path().join("reports");
+    let output = run(&[
+        "bench",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--reports",
+        reports.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("4 measurements"), "{stdout}");
+    assert!(stdout.contains("all runs agree"), "{stdout}");
+    let (header, rows) =
+        parse_csv(&fs::read_to_string(report_dir(&reports).join("summary.csv")).unwrap());
+    let runs: Vec<(String, String, String, String)> = rows
+        .iter()
+        .map(|row| {
+            let cell = |name| common::cell(&header, row, name).to_string();
+            (
+                cell("kind"),
+                cell("algorithm"),
+                cell("threads"),
+                cell("statuses"),
+            )
+        })
+        .collect();
+    for (kind, _, _, statuses) in &runs {
+        assert_eq!(kind, "tiling");
+        assert_eq!(statuses, "counted=6");
+    }
+    let algorithms: Vec<&str> = runs.iter().map(|r| r.1.as_str()).collect();
+    assert_eq!(algorithms, ["bits", "bits", "dlx", "dlx"]);
+}

@@ -107,9 +107,13 @@ pub trait Job: Sync {
     fn settings(&self) -> Vec<(String, String)> {
         Vec::new()
     }
-    /// Works out an input's layout from its CSV header (`None` for line inputs). An error
-    /// stops the run: the input cannot be processed at all.
-    fn layout(&self, header: Option<&[String]>) -> Result<Self::Layout, JobError>;
+    /// Works out the layout of `input` from its CSV header (`None` for line inputs). An
+    /// error stops the run: the input cannot be processed at all.
+    fn layout(
+        &self,
+        input: &InputSpec,
+        header: Option<&[String]>,
+    ) -> Result<Self::Layout, JobError>;
     /// Makes fresh per-worker state.
     fn new_worker(&self) -> Self::Worker;
     /// Processes one record. An `Err` is a record that cannot be read: its row gets status

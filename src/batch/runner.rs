@@ -518,7 +518,7 @@ fn open_input<J: Job>(
     // An empty CSV file has no header (and no records): it is read as lines.
     let (cutter, header) = input.open_chunks(Arc::clone(bytes_read))?;
     let layout = job
-        .layout(header.as_deref())
+        .layout(input, header.as_deref())
         .map_err(|source| BatchError::Layout {
             path: input.display_name(),
             source,
@@ -763,7 +763,7 @@ mod tests {
         fn statuses(&self) -> Vec<&'static str> {
             vec!["ok"]
         }
-        fn layout(&self, _header: Option<&[String]>) -> Result<(), JobError> {
+        fn layout(&self, _input: &InputSpec, _header: Option<&[String]>) -> Result<(), JobError> {
             Ok(())
         }
         fn new_worker(&self) {}

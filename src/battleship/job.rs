@@ -126,7 +126,7 @@ impl Job for ValidateJob {
         ]
     }
 
-    fn layout(&self, header: Option<&[String]>) -> Result<(), JobError> {
+    fn layout(&self, _input: &InputSpec, header: Option<&[String]>) -> Result<(), JobError> {
         match header {
             Some(_) => Err(JobError::UnsupportedInput(
                 "battleship fields are read from line, JSON-list or block inputs, not CSV",

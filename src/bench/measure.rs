@@ -290,7 +290,7 @@ impl Job for RecordText {
         vec!["read"]
     }
 
-    fn layout(&self, _header: Option<&[String]>) -> Result<(), JobError> {
+    fn layout(&self, _input: &InputSpec, _header: Option<&[String]>) -> Result<(), JobError> {
         Ok(())
     }
 

@@ -528,6 +528,7 @@ mod tests {
         assert!(plan.datasets.iter().any(|d| d.kind.name() == "sudoku"));
         assert!(plan.datasets.iter().any(|d| d.kind.name() == "connect4"));
         assert!(plan.datasets.iter().any(|d| d.kind.name() == "battleship"));
+        assert!(plan.datasets.iter().any(|d| d.kind.name() == "tiling"));
         assert!(plan.datasets.iter().all(|d| d.path.is_file()));
     }
 

@@ -153,7 +153,11 @@ impl Job for ValidateJob {
         ]
     }
 
-    fn layout(&self, header: Option<&[String]>) -> Result<ValidateLayout, JobError> {
+    fn layout(
+        &self,
+        _input: &InputSpec,
+        header: Option<&[String]>,
+    ) -> Result<ValidateLayout, JobError> {
         let Some(header) = header else {
             return Ok(ValidateLayout::default());
         };

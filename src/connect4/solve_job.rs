@@ -367,7 +367,7 @@ impl Job for SolveJob {
         ]
     }
 
-    fn layout(&self, _header: Option<&[String]>) -> Result<(), JobError> {
+    fn layout(&self, _input: &InputSpec, _header: Option<&[String]>) -> Result<(), JobError> {
         Ok(())
     }
 

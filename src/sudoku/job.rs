@@ -175,7 +175,11 @@ impl Job for SolveJob {
         settings
     }
 
-    fn layout(&self, header: Option<&[String]>) -> Result<SolveLayout, JobError> {
+    fn layout(
+        &self,
+        _input: &InputSpec,
+        header: Option<&[String]>,
+    ) -> Result<SolveLayout, JobError> {
         let Some(header) = header else {
             return Ok(SolveLayout {
                 puzzle: None,
@@ -290,8 +294,12 @@ impl Job for ShowJob {
         statuses
     }
 
-    fn layout(&self, header: Option<&[String]>) -> Result<SolveLayout, JobError> {
-        self.as_solve_job().layout(header)
+    fn layout(
+        &self,
+        input: &InputSpec,
+        header: Option<&[String]>,
+    ) -> Result<SolveLayout, JobError> {
+        self.as_solve_job().layout(input, header)
     }
 
     fn new_worker(&self) -> Option<Solver> {

@@ -12,12 +12,14 @@
 
 mod board;
 mod count;
+mod job;
 mod placements;
 mod shapes;
 mod symmetry;
 
 pub use board::{Board, BoardError};
 pub use count::{Counts, Engine, Placement, Symmetry, Tiling, TilingError};
+pub use job::{parse_size, size_in_name, CountJob, CountLayout, CountSettings, TilingPuzzle};
 pub use shapes::{
     parse_pieces, pentominoes, Color, Piece, PieceCell, PiecesError, Transform, TRANSFORMS,
 };
