@@ -66,7 +66,7 @@ impl Fleet {
         Ok(Fleet { count })
     }
 
-    /// Parses `4,3,3,2,2,2,1,1,1,1`.
+    /// Parses `4,3,3,2,2,2,1,1,1,1` (also what `str::parse` does).
     pub fn parse(text: &str) -> Result<Self, FleetError> {
         let lengths: Result<Vec<usize>, _> = text
             .split(',')
@@ -344,4 +344,12 @@ fn corner_contact(group: &[(usize, usize)]) -> Option<[(usize, usize); 2]> {
         }
     }
     None
+}
+
+impl std::str::FromStr for Fleet {
+    type Err = FleetError;
+
+    fn from_str(text: &str) -> Result<Self, FleetError> {
+        Fleet::parse(text)
+    }
 }

@@ -43,12 +43,8 @@ pub(super) struct FleetArgs {
     #[arg(long, value_enum, default_value_t = RulesArg::Touching)]
     rules: RulesArg,
     /// Ship lengths, separated by commas.
-    #[arg(long, default_value = "4,3,3,2,2,2,1,1,1,1", value_parser = parse_fleet)]
+    #[arg(long, default_value = "4,3,3,2,2,2,1,1,1,1")]
     fleet: battleship::Fleet,
-}
-
-pub(super) fn parse_fleet(text: &str) -> Result<battleship::Fleet, String> {
-    battleship::Fleet::parse(text).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Args)]

@@ -38,17 +38,6 @@ pub(super) enum Connect4Command {
     Play(Connect4PlayArgs),
 }
 
-/// Who plays a colour: `human`, `random`, `heuristic` (depth 4), `heuristic:DEPTH` or
-/// `perfect`.
-fn parse_player(text: &str) -> Result<connect4::play::PlayerKind, String> {
-    use connect4::play::PlayerKind;
-    if text == "human" {
-        Ok(PlayerKind::Human)
-    } else {
-        text.parse().map(PlayerKind::Computer)
-    }
-}
-
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(super) enum ColourArg {
     /// Colour when standard output is a terminal.
@@ -64,10 +53,10 @@ pub(super) struct Connect4PlayArgs {
     #[command(flatten)]
     board: BoardArgs,
     /// Who plays Red (moves first): human, random, heuristic, heuristic:DEPTH or perfect.
-    #[arg(long, default_value = "human", value_parser = parse_player)]
+    #[arg(long, default_value = "human")]
     red: connect4::play::PlayerKind,
     /// Who plays Yellow: human, random, heuristic, heuristic:DEPTH or perfect.
-    #[arg(long, default_value = "heuristic:4", value_parser = parse_player)]
+    #[arg(long, default_value = "heuristic:4")]
     yellow: connect4::play::PlayerKind,
     /// Seed of the computer players' choices (random moves, ties between equal moves).
     #[arg(long, default_value_t = 0)]

@@ -24,11 +24,22 @@ pub enum Level {
     Perfect,
 }
 
+/// A player's name that is not one of the [`Level`]s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LevelError {
+    /// A heuristic depth out of range.
+    #[error("heuristic depth {0:?} is not a number from 1 to 12")]
+    Depth(String),
+    /// No such player.
+    #[error("{0:?} is not a player: human, random, heuristic, heuristic:DEPTH or perfect")]
+    Unknown(String),
+}
+
 impl FromStr for Level {
-    type Err = String;
+    type Err = LevelError;
 
     /// `random`, `heuristic` (depth 4), `heuristic:D`, or `perfect`.
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, LevelError> {
         let (name, depth) = match text.split_once(':') {
             Some((name, depth)) => (name, Some(depth)),
             None => (text, None),
@@ -39,13 +50,9 @@ impl FromStr for Level {
             ("heuristic", None) => Ok(Level::Heuristic { depth: 4 }),
             ("heuristic", Some(depth)) => match depth.parse::<u32>() {
                 Ok(depth @ 1..=12) => Ok(Level::Heuristic { depth }),
-                _ => Err(format!(
-                    "heuristic depth {depth:?} is not a number from 1 to 12"
-                )),
+                _ => Err(LevelError::Depth(depth.to_string())),
             },
-            _ => Err(format!(
-                "{text:?} is not a player: human, random, heuristic, heuristic:DEPTH or perfect"
-            )),
+            _ => Err(LevelError::Unknown(text.to_string())),
         }
     }
 }

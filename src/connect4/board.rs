@@ -59,18 +59,41 @@ pub const MIN_SIDE: usize = 4;
 /// Largest board side.
 pub const MAX_SIDE: usize = 16;
 
+/// A board size that is not supported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum BoardSizeError {
+    /// A side outside 4 to 16.
+    #[error("a {width}×{height} board is not supported: width and height go from 4 to 16")]
+    Side {
+        /// Columns.
+        width: usize,
+        /// Rows.
+        height: usize,
+    },
+    /// More than 128 bits of bitboard.
+    #[error("a {width}×{height} board needs {bits} bits (width × (height + 1)); at most 128 are supported")]
+    Bits {
+        /// Columns.
+        width: usize,
+        /// Rows.
+        height: usize,
+        /// Bits it needs.
+        bits: usize,
+    },
+}
+
 /// Whether a `width × height` board is supported, and whether it fits in a `u64`.
-pub fn board_fits(width: usize, height: usize) -> Result<bool, String> {
+pub fn board_fits(width: usize, height: usize) -> Result<bool, BoardSizeError> {
     if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
-        return Err(format!(
-            "a {width}×{height} board is not supported: width and height go from 4 to 16"
-        ));
+        return Err(BoardSizeError::Side { width, height });
     }
     let bits = width * (height + 1);
     if bits > 128 {
-        return Err(format!(
-            "a {width}×{height} board needs {bits} bits (width × (height + 1)); at most 128 are supported"
-        ));
+        return Err(BoardSizeError::Bits {
+            width,
+            height,
+            bits,
+        });
     }
     Ok(bits <= 64)
 }

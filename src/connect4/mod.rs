@@ -23,7 +23,7 @@ mod replay;
 pub mod solve;
 mod solve_job;
 
-pub use board::{board_fits, Board, Mask, MoveResult, MAX_SIDE, MIN_SIDE};
+pub use board::{board_fits, Board, BoardSizeError, Mask, MoveResult, MAX_SIDE, MIN_SIDE};
 pub use job::{
     BoardSettings, ValidateJob, ValidateLayout, ValidatePuzzle, DEFAULT_HEIGHT, DEFAULT_WIDTH,
 };

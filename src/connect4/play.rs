@@ -17,6 +17,20 @@ pub enum PlayerKind {
     Computer(Level),
 }
 
+impl std::str::FromStr for PlayerKind {
+    type Err = super::ai::LevelError;
+
+    /// `human`, or a computer [`Level`]: `random`, `heuristic` (depth 4),
+    /// `heuristic:DEPTH` or `perfect`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if text == "human" {
+            Ok(PlayerKind::Human)
+        } else {
+            text.parse().map(PlayerKind::Computer)
+        }
+    }
+}
+
 /// How to play a game.
 #[derive(Debug, Clone)]
 pub struct GameOptions {
