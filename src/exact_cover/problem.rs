@@ -18,8 +18,7 @@ pub struct Dlx {
 /// The engine with 16-bit indices when every node and item fits them, else 32-bit ones.
 ///
 /// 16-bit indices halve the memory the search touches and the copy of
-/// [`Dlx::restore_from`]: on 9×9 Sudoku, same sitting, `17-clue.txt` went from about
-/// 50,000 to 57,000 puzzles/s and `forum-hardest-1905-11plus` from 2,700 to 2,950.
+/// [`Dlx::restore_from`].
 /// The choice is made once per problem, so the search itself never tests it.
 #[derive(Debug, Clone)]
 enum Width {
@@ -156,8 +155,7 @@ impl Dlx {
     ///
     /// This skips the final unwinding: once no level of the search has an untried option
     /// left, or `visit` stops the search, nothing is uncovered any more. A Sudoku whose
-    /// uniqueness is proved without guessing is then covered once and never uncovered;
-    /// on `17-clue.txt` that took `--algo dlx` from about 34,000 to about 40,000 puzzles/s.
+    /// uniqueness is proved without guessing is then covered once and never uncovered.
     pub fn search_once<F>(&mut self, visit: F) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,

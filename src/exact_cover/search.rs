@@ -1,6 +1,6 @@
 //! The dancing-links search itself (Algorithm X, iterative).
 //!
-//! Layout, and why (measured on Sudoku, `forum-hardest-1905-11plus`, one core):
+//! Layout, and why:
 //! - Nodes are `up`, `down`, `top` and `next`, the next node of the same option in a
 //!   cycle. Knuth separates options by spacer nodes and tests for them on every step; the
 //!   `next` link drops that test and the spacers.
@@ -13,22 +13,13 @@
 //!   list of items, so choosing an item scans one contiguous array.
 //! - Items whose option count drops to 0 or 1 are remembered as they drop, so most
 //!   choices need no scan at all (see [`Engine::choose_item`]), and an item whose count
-//!   reaches 0 is reported at once as a dead end. This also shrank the search tree
-//!   (4,140 to 2,144 nodes per puzzle): contradictions are met sooner.
+//!   reaches 0 is reported at once as a dead end, so contradictions are met sooner and
+//!   the search tree shrinks.
 //!
 //! - When every option has 4 or 6 nodes (Sudoku; pentominoes), the search is compiled for
 //!   that size (see [`siblings`]).
 //!
-//! Together these took the engine from about 900 to about 3,200 puzzles/s on that file,
-//! and from about 24,000 to about 61,000 on `17-clue.txt`.
-//!
-//! Tried and dropped (same sittings): keeping each item's options as a sparse set, as in
-//! Knuth's "dancing cells" (a hidden option is swapped past the item's active ones, so
-//! putting it back is just a count increment): the swaps made hiding dearer than the
-//! cheap uncovering saved, 50,000 to 40,000 puzzles/s on `17-clue.txt` and 2,700 to
-//! 2,290 on the hard file. Stopping the covering of an option's items at the first
-//! dead end (the search backtracks from there anyway): the checks cost more than the
-//! covers skipped, 61,000 to 58,000 and 3,190 to 3,050.
+//! (What these choices gained, and what was tried and dropped: `docs/performance.md`.)
 
 use std::fmt::Debug;
 use std::ops::ControlFlow;
@@ -48,8 +39,7 @@ pub(crate) const MAX_NODES: usize = (SECONDARY - 1) as usize;
 
 /// The integer type of node and item indices: `u16` for problems that fit it, else `u32`.
 ///
-/// Measured, `--algo dlx`, one core, same sitting: `u16` took `17-clue.txt` from about
-/// 50,000 to 57,000 puzzles/s and `forum-hardest-1905-11plus` from 2,700 to 2,950.
+/// Smaller indices halve the memory the search touches.
 pub(crate) trait Index: Copy + Eq + Debug + Send + Sync + 'static {
     /// Largest value the type holds.
     const MAX: usize;
@@ -133,16 +123,11 @@ macro_rules! shaped {
 
 /// The other nodes of option node `p`'s option when every option has `K` nodes and option
 /// nodes start at node `first`: computed instead of following `next`, so the loop is
-/// unrolled and the loads of the nodes do not wait for one another. Measured on Sudoku
-/// (`K` = 4), same sitting: `17-clue.txt` 58,000 to 61,000 puzzles/s,
-/// `forum-hardest-1905-11plus` 3,050 to 3,190.
+/// unrolled and the loads of the nodes do not wait for one another.
 ///
 /// Options of 4 nodes start at a multiple of 4 (see [`OPTION_ALIGNMENT`]), so their
 /// siblings are `p ^ 1`, `p ^ 2` and `p ^ 3`: one instruction each, where the option's
-/// cyclic order costs a remainder and a wrap-around. Measured against that order (same
-/// sitting, binaries alternating, medians of 5): `17-clue.txt` +22%,
-/// `forum-hardest-1905-11plus` +16%, `magictour-top1465` +10%; against the cyclic order
-/// computed from the alignment (`(p & !3) | ((p + j) & 3)`), +16%, +2.5% and +9%.
+/// cyclic order costs a remainder and a wrap-around.
 #[inline(always)]
 fn siblings<const K: usize>(p: usize, first: usize) -> impl DoubleEndedIterator<Item = usize> {
     let offset = if K == OPTION_ALIGNMENT {
@@ -573,24 +558,13 @@ impl<I: Index> Engine<I> {
         // no entry of `forced` holds, an item with fewer is rare (its entry was
         // overwritten after being dropped as stale further down, and it was uncovered
         // since), so this is nearly always the first with the fewest, and the scan
-        // usually stops early. Against always scanning everything (binaries alternating,
-        // medians of 5): `forum-hardest-1905-11plus` +3-8%, `magictour-top1465` +9%,
-        // `serg-benchmark-multi` +10%, `17-clue.txt` -1.5 to +9%, with 1.4% more nodes
-        // on the first (2,388 to 2,421 per puzzle). Looking on for an item with one
-        // option after finding one with two gave the same nodes as scanning everything,
-        // and its speed. Breaking ties between items of two options by the options left in
-        // their options' other items (the most first, among the first 8 such items): 15%
-        // fewer guesses on `forum-hardest-1905-11plus` and 29% on `magictour-top1465`, and
-        // +16% and +17% on magictour and `forum-hardest-1106`, but -4% on the first and
-        // -13% on `serg-benchmark-multi` (binaries alternating, medians of 3); among the
-        // first 3, every file within ±5%.
+        // usually stops early.
         if let Some(i) = lens.iter().position(|&len| len <= 2) {
             return (i + 1, lens[i]);
         }
         // Two passes, the first branch-free (the compiler vectorises it), then a search
         // for the first item with that count: faster than one pass with an early exit at
-        // a count of 1 (its branches are mispredicted), 2,950 to 3,050 puzzles/s on
-        // `forum-hardest-1905-11plus`, 57,000 to 58,000 on `17-clue.txt`.
+        // a count of 1, whose branches are mispredicted.
         let best_len = lens.iter().fold(u32::MAX, |best, &len| best.min(len));
         let best = lens
             .iter()
@@ -618,15 +592,14 @@ impl<I: Index> Engine<I> {
         // link (`up`, `down`, `next`) to an index inside `nodes` and each `top` to an item
         // inside `len`; item headers are nodes `1..len.len()`, and `item` is such an item.
         // The search only ever copies existing link values from one node to another, so
-        // these invariants hold at every step. Unchecked indexing in these two loops
-        // measured about 15% faster on Sudoku than checked indexing.
+        // these invariants hold at every step. Unchecked indexing keeps bounds checks out
+        // of the two hottest loops.
         let mut p = unsafe { nodes.get_unchecked(item).down }.get();
         let mut p_node = unsafe { *nodes.get_unchecked(p) };
         while p != item {
             // The next node of the list is read before this option's nodes are hidden, so
             // the load overlaps the loop (which never changes the nodes of `item`'s list,
-            // only those of the other items' lists). Measured, same sitting: tilings about
-            // 10% faster (8x8_1 checkerboard 1.36 to 1.21-1.28 s), Sudoku unchanged.
+            // only those of the other items' lists).
             let next = p_node.down.get();
             let next_node = unsafe { *nodes.get_unchecked(next) };
             // Hides node `q` from its item's list; returns the node.
@@ -642,9 +615,7 @@ impl<I: Index> Engine<I> {
                 *count = left;
                 // Branch-free bookkeeping of forced items and dead ends (secondary items
                 // never qualify, see SECONDARY): whether a count falls to 1 is a coin toss
-                // in Sudoku, and the branch it replaced was mispredicted that often. Sudoku
-                // `--algo dlx`, same sitting: 17-clue.txt 37,500 to 44,000 puzzles/s,
-                // forum-hardest-1905-11plus 2,130 to 2,630; tilings unchanged.
+                // in Sudoku, and the branch it replaced was mispredicted that often.
                 // SAFETY: `forced_len` is at most the number of nodes removed and not put
                 // back, less than `forced.len()` (see the field's comment).
                 unsafe { *forced.get_unchecked_mut(forced_len) = top as u32 };

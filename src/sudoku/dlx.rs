@@ -2,25 +2,16 @@
 //!
 //! Items: one per cell, per (row, digit), per (column, digit) and per (box, digit) — all
 //! primary, numbered in that order: with the engine's first-fewest choice, cells are
-//! branched on when items tie, which searched the fewest nodes of the three orders tried
-//! (on `forum-hardest-1905-11plus`: 2,144 nodes per puzzle against 3,160 and 3,426).
-//! Taking the last of the tied items instead (box-digits first) was tried again later, on
-//! a faster engine: 3,483 nodes per puzzle against 2,344 for the first.
+//! branched on when items tie, which searched the fewest nodes of the orders tried.
 //! Options: one per (cell, digit), covering its four items.
 //!
 //! The matrix of a size is built once per worker and reused: a puzzle's clues are
 //! *selected* (their items covered once, up front) instead of being searched, and after
 //! the search the matrix is restored by copying a pristine clone (64 KB for 9×9) rather
-//! than uncovering the clues one by one: on `17-clue.txt` that took the engine from about
-//! 30,000 to about 37,000 puzzles/s (the copy is 26 KB since the engine picks 16-bit
-//! indices for this matrix). Since the matrix is restored that way anyway, the
-//! search is [`Dlx::search_once`], which skips its final unwinding (34,000 to 40,000).
-//!
-//! Building a smaller matrix per puzzle (only the items and options the clues leave open)
-//! was tried twice, and lost on easy puzzles to the building: the second time with no
-//! allocation at all (the matrix rebuilt in the previous one's memory), 17-clue.txt ran at
-//! 31,500 puzzles/s against 40,000 — linking about 1,500 nodes costs more than covering the
-//! clues' items — and the hard puzzles gained nothing from the matrix fitting in L1.
+//! than uncovering the clues one by one (a copy of 26 KB with 16-bit indices). Since the
+//! matrix is restored that way anyway, the search is [`Dlx::search_once`], which skips
+//! its final unwinding. A smaller matrix built per puzzle lost to the building: linking
+//! its nodes costs more than covering the clues' items.
 
 use std::ops::ControlFlow;
 

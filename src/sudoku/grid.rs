@@ -21,9 +21,7 @@ pub const MAX_BOX: usize = 5;
 pub struct Grid {
     box_size: usize,
     /// Kept inline up to 9×9, so that parsing or solving a 9×9 grid allocates nothing;
-    /// larger grids are on the heap. Together with `fast` building its solution through a
-    /// table, measured against the build before (alternating, median of 10 rounds):
-    /// `kaggle-10k` +6%, `17-clue` +5%, `serg-benchmark-multi` +2%.
+    /// larger grids are on the heap.
     cells: SmallVec<[u8; 81]>,
 }
 
@@ -279,8 +277,8 @@ impl Grid {
 
     /// The grid in the line format, `.` for blanks.
     pub fn to_line(&self) -> String {
-        // Bytes, not chars: every digit character is ASCII, and collecting chars cost a
-        // twentieth of a Kaggle record's whole time in a batch run (now under 1%).
+        // Bytes, not chars: every digit character is ASCII, and collecting chars cost
+        // more than the rest of the formatting.
         let bytes = self.cells.iter().map(|&v| digit_char(v) as u8).collect();
         String::from_utf8(bytes).expect("digit characters are ASCII")
     }

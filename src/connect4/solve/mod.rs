@@ -70,7 +70,7 @@ impl<M: Bits> Geometry<M> {
         let mut p = Position::default();
         // Stones are never removed, so a position without a four had none before: fours
         // are looked for once, when the moves end or an illegal one comes, instead of after
-        // every move (that took a fifth of an End-Easy position's time).
+        // every move.
         let four_before = |p: &Position<M>, played: usize, error: PositionError| {
             if self.has_any_four(p) {
                 self.first_four(&columns[..played])

@@ -13,19 +13,15 @@ use super::position::{Bits, Geometry, Position};
 use super::table::Table;
 use crate::connect4::MAX_SIDE;
 
-/// The table doubles when the current search has visited this many nodes per entry of it.
-/// Measured against 2, 8 and 16 (one thread, same sitting): about the fastest on the first
-/// 100 Begin-Medium positions (91–101 ms each, against 115 ms with a fixed 64 MiB table)
-/// and on the first three Begin-Hard ones.
+/// The table doubles when the current search has visited this many nodes per entry of it:
+/// large enough that small searches keep a small table in cache, small enough that deep
+/// ones do not thrash it.
 const GROW_FACTOR: u64 = 4;
 
 /// Positions this many stones or more below the search's root keep their bounds in a
 /// separate table of [`DEEP_TABLE_MB`]. Those are most of the nodes; their table stays in
 /// the processor's cache, and they no longer push the shallower positions' bounds, which
-/// save far more work each, out of the main table. Measured (one thread, same sitting,
-/// against one table): the first 10 Begin-Hard positions 2.91 s → 1.83 s each, the first
-/// 30 Begin-Medium 89 → 76 ms; Middle-Medium and Begin-Easy unchanged (their searches are
-/// rarely that deep). 12 and 20 plies did about as well on Begin-Hard, 8 worse.
+/// save far more work each, out of the main table.
 const DEEP_PLIES: u32 = 16;
 
 /// The size of the deep positions' table, MiB: the size the main table starts at.
@@ -33,17 +29,12 @@ const DEEP_TABLE_MB: usize = 1;
 
 /// Nodes with at least this many empty cells, once the search has passed
 /// [`ETC_AFTER_NODES`], try an enhanced transposition cutoff (a child's stored bound that
-/// already ends the node) before searching any child. Measured, one thread, same sitting,
-/// against none: nodes −20% on Begin-Medium's first 100 and −23% on Begin-Hard's first 6,
-/// time −5 to −15%. Probing at every node with fewer empty cells cut few more nodes; 20
-/// empty cells cut clearly fewer.
+/// already ends the node) before searching any child: near the leaves the probes cost more
+/// than the nodes they save.
 const ETC_MIN_EMPTY: i32 = 12;
 
 /// Table cutoffs from the children start once the current search has visited this many
-/// nodes: small searches gain little from them and pay the probes (from the first node,
-/// Middle-Easy's 1,000 positions were 19% slower, Begin-Easy's 12%; from the 10,000th,
-/// within noise of none, with the same nodes as from the first on Begin-Medium and
-/// Begin-Hard).
+/// nodes: small searches gain little from them and pay the probes.
 const ETC_AFTER_NODES: u64 = 10_000;
 
 /// A bound on a position's value, as the table stores it.
@@ -328,8 +319,7 @@ impl<M: Bits> Solver<M> {
                 alpha = alpha.max(lower);
             }
         }
-        // Borrowed, not moved into the loop: moving copies the sorter's array (measured:
-        // 5% of the time on a Begin-Hard position).
+        // Borrowed, not moved into the loop: moving copies the sorter's array.
         for (cell, col) in &mut sorter {
             let mut child = *p;
             self.geometry.play(&mut child, cell, col);

@@ -10,10 +10,8 @@
 //! divisions per node cost a quarter of the search time.
 //!
 //! Why the size changes: a probe that misses the processor's caches costs more than most
-//! nodes' whole work, so a table no larger than the search needs is faster. Measured on
-//! this machine (32 MiB L3), one thread: 1,000 Middle-Medium positions took 2.4 s with a
-//! 1–4 MiB table and 4.4 s with 64 MiB; three Begin-Hard positions took 6.2 s with 8 MiB
-//! (95 M nodes) and 8.2 s with 64 MiB (80 M nodes). So each search starts small and the
+//! nodes' whole work, so a table no larger than the search needs is faster. So each
+//! search starts small and the
 //! table doubles as the search's node count outgrows it, up to the size asked for. The size
 //! stamp lets a search start small again without clearing anything: entries stored under
 //! another size simply miss.
@@ -71,8 +69,7 @@ impl<M: Bits> Table<M> {
         );
         let min_bits = START_BITS.min(max_bits);
         // The starting entries are touched now rather than in the middle of a search, where
-        // the first touch of each page faults (measured: End-Easy went from 185 µs to 24 µs
-        // per position). Growing writes every entry of the larger size, so the rest of the
+        // the first touch of each page faults. Growing writes every entry of the larger size, so the rest of the
         // table is touched only if a search needs it.
         entries[offset..offset + (1 << min_bits)].fill(M::default());
         Table {
@@ -202,8 +199,7 @@ fn stamp<M: Bits>(bits: u32) -> M {
 const HUGE_PAGE: usize = 2 << 20;
 
 /// Asks Linux to back `len` bytes at `address` (not yet touched) with huge pages: each probe
-/// of a large table otherwise misses the TLB as well as the cache. Measured on Begin-Hard
-/// positions: a third less time per node (0.98 s → 0.65 s with the prefetch). Elsewhere a no-op.
+/// of a large table otherwise misses the TLB as well as the cache. Elsewhere a no-op.
 fn advise_huge_pages(address: usize, len: usize) {
     #[cfg(target_os = "linux")]
     // SAFETY: madvise only changes how the kernel backs the pages of this range, which lies

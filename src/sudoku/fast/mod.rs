@@ -9,44 +9,26 @@
 //! The word of digit `d` and band `b` is number `16 * b + d`: a band's nine words are
 //! contiguous (words 9 to 15 of each band unused), so clearing solved cells from every
 //! digit of a band is one 8-lane AVX2 operation plus one word (see [`x86::clear8`]), and an
-//! update finds its band and digit with a shift and a mask. Both versions in one process,
-//! passes alternating, against `4 * d + b` (itself +0-8% over `3 * d + b`, which took a
-//! remainder and a quotient by 3): `kaggle-10k` +11%, `magictour-top1465` +11%,
-//! `serg-benchmark-multi` +9%, `17-clue` +7%, `forum-hardest-1905-11plus` +6%,
-//! `norvig-hardest` +5%. An update writes its word back only after that clear, so the
+//! update finds its band and digit with a shift and a mask. An update writes its word back only after that clear, so the
 //! vector load never waits on a narrower store to the same words still in flight (the
 //! reason an earlier band-major layout, whose clear the compiler vectorised by itself
 //! after such a store, was slower).
 //!
-//! Propagation runs to a fixed point (measured gains are single-thread puzzles/s on this
-//! project's 2-core machine, uniqueness check):
+//! Propagation runs to a fixed point:
 //! - per digit and band, one table lookup applies every locked-candidates deduction inside
 //!   the band (pointing and claiming) and finds hidden singles in its rows and boxes; a
 //!   digit solved in a row is then removed from its column in the other two bands and
 //!   from the other digits of its cell. Only the digit-bands that changed are revisited,
-//!   lowest first (a dirty mask of a bit per word); sweeping all 27 words in a fixed order instead,
-//!   or taking the dirty ones in batches, was 10-30% slower on hard puzzles. Measured
-//!   again later, both versions in one process: an unrolled sweep that finds changed words
-//!   by comparing with a copy of the previous state (so clears need no change tracking)
-//!   gained 28% on `norvig-hardest` but lost 1.5-12% on every other file tried; also
-//!   removing each box's only column from the other bands on every update lost 7-24%;
-//!   deferring the clears of a solved cell's other digits to one pass per band once no
-//!   digit-band is left (so that the update has no branch on whether it solved a row)
-//!   lost 20-40%;
+//!   lowest first (a dirty mask of a bit per word), so that work follows the changes;
 //! - naked singles (cells with one candidate left) and empty cells, for all 27 cells of a
 //!   band at once by counting candidates with bitwise adders over the nine digits;
 //! - when those are exhausted, locked candidates across bands (per digit and stack, the
 //!   same permutation table as within a band), while at least [`STACK_MIN_UNSOLVED`] cells
-//!   are unsolved. Against hidden singles in columns alone,
-//!   this took `17-clue` from 255,000 to 321,000 puzzles/s and `magictour-top1465` from
-//!   44,000 to 57,000 (guesses per puzzle 4.7 to 2.6 and 59 to 38).
+//!   are unsolved: they remove candidates that hidden singles in columns miss, and so
+//!   guesses.
 //!
 //! Then it guesses on a cell with the fewest candidates, preferring the one that sees the
-//! most unsolved cells (see [`State::guess_cell`]). Choosing by look-ahead instead
-//! (propagating both digits of two-candidate cells and guessing on the one that solves the
-//! most in both branches, a digit taken at once when the other fails) cut the guesses on
-//! `forum-hardest-1905-11plus` from 165 to 28-116 per puzzle but was 10-50% slower at every
-//! setting tried.
+//! most unsolved cells (see [`State::guess_cell`]): a cheap choice that propagates far.
 //!
 //! On x86-64 the search is compiled three times: for any CPU, for the bit-manipulation
 //! instructions and AVX2, and for those with the minirows found by bit extraction (`pext`)
@@ -84,17 +66,13 @@ struct State {
 
 /// Locked candidates across bands are looked for only while at least this many cells are
 /// unsolved: in nearly solved grids they rarely remove anything and cost a pass over every
-/// changed digit. Measured against looking for them always (passes of each setting
-/// alternating in one process, one core): `serg-benchmark-multi` +8% puzzles/s, every other
-/// shared file within ±1% (28 together with [`MOST_CONNECTED_MIN_UNSOLVED`]; 24 and 36
-/// did no better).
+/// changed digit.
 const STACK_MIN_UNSOLVED: u32 = 28;
 
 /// Below this many unsolved cells, the guess is the first cell with two candidates rather
 /// than the most connected one (see [`State::guess_cell`]): late in the search the choice
 /// saves few guesses, and finding the most connected cell costs a population count per
-/// two-candidate cell. Measured with [`STACK_MIN_UNSOLVED`] (above); taking the first cell
-/// below 40 unsolved cells instead, `17-clue` and the hard files lost 2-4%.
+/// two-candidate cell.
 const MOST_CONNECTED_MIN_UNSOLVED: u32 = 28;
 
 /// Why a state cannot lead to a solution.
@@ -112,9 +90,7 @@ impl State {
         // unpredictable, and the branch cost a fifth of an easy puzzle's time): rows,
         // columns and boxes holding it (a bit per unit), units seen twice, and its cells.
         // The arrays have 16 entries and 4 bands so that a mask, not a remainder, keeps
-        // the indices in range (cell values are at most 9, bands at most 2): `kaggle-10k`
-        // +3.6%, `17-clue` +1.9%, `norvig-hardest` +1.2%, `serg-benchmark-multi` +0.3%
-        // (both versions in one process, passes alternating).
+        // the indices in range (cell values are at most 9, bands at most 2).
         let mut units = [0u32; 16];
         let mut repeated = [0u32; 16];
         let mut cells = [[0u32; 4]; 16];
@@ -302,8 +278,7 @@ impl State {
     fn propagate<const AVX: bool, const PEXT: bool>(&mut self) -> Result<[u32; 3], Contradiction> {
         let mut pairs = [0; 3];
         // The dirty mask lives in a register here rather than in the state, whose copy
-        // in memory put a store and a reload on the critical path of every update
-        // (2-3% faster on every corpus).
+        // in memory put a store and a reload on the critical path of every update.
         let mut dirty = std::mem::take(&mut self.dirty);
         loop {
             while dirty != 0 {
@@ -420,12 +395,8 @@ impl State {
     /// propagates furthest (in nearly solved grids, the first; see
     /// [`MOST_CONNECTED_MIN_UNSOLVED`]).
     ///
-    /// Against the first cell with two candidates, that choice cut the guesses on
-    /// `forum-hardest-1905-11plus` from 281 to 164 per puzzle (10,000 to 12,900
-    /// puzzles/s) and on `magictour-top1465` from 38 to 21 (58,000 to 82,000/s). Scoring
-    /// the cells by the candidates their two digits would remove from their peers instead
-    /// gave more guesses on most files; as a tie-break, 2-6% fewer on the forum-hardest
-    /// files and magictour but more on the norvig files and serg, and slower on every file.
+    /// A cell that sees many unsolved cells removes its digit from many of them once
+    /// guessed, so the search needs fewer guesses than with the first such cell.
     /// `pairs` are the cells with two candidates, as [`propagate`](Self::propagate)
     /// counted them.
     #[inline(always)]
@@ -508,9 +479,7 @@ impl State {
     ///
     /// Per band, four bit planes of the cell values (a value's bit `k` is set in plane `k`
     /// when the cell holds one of the digits with that bit), spread eight cells at a time
-    /// into eight bytes by a table: against walking each digit's cells one by one,
-    /// `kaggle-10k` +4%, `serg-benchmark-multi` and `17-clue` +2.5% (both versions in one
-    /// process, passes alternating).
+    /// into eight bytes by a table, rather than walking each digit's cells one by one.
     fn solution(&self) -> Option<Grid> {
         // Each band writes 32 bytes from its first cell; the last band's end at byte 86.
         let mut values = [0u8; 86];
@@ -635,10 +604,7 @@ impl Search {
 ///
 /// On x86-64 CPUs that have them, the search is compiled for the bit-manipulation
 /// instructions and AVX2 (detected at run time; the portable build's population counts
-/// are a dozen instructions each). Against the portable build in the same binary:
-/// `serg-benchmark-multi` +5%, `norvig-hardest` +4%, `forum-hardest-1106` +0.5%,
-/// `kaggle-10k` -1% (within noise), before the parts written with intrinsics, each
-/// measured on its own (see [`x86`]). On CPUs whose `pext` is fast, the third build
+/// are a dozen instructions each). On CPUs whose `pext` is fast, the third build
 /// ([`Search::run_modern_pext`]) is taken.
 ///
 /// # Panics

@@ -35,10 +35,6 @@ pub(super) unsafe fn clear8(words: &mut [u32; 8], cells: u32) -> u32 {
 /// The cells held by at least one, two and three of eight words: the bitwise adders of
 /// [`super::State::candidate_counts`] as a tree over the lanes (neighbouring lanes, then
 /// pairs of them, then the two halves), where the portable loop takes one word at a time.
-/// With the ninth digit added to it, against that loop: both versions in one process,
-/// passes alternating, `norvig-hardest` +3-5% and the other shared files +1-2%; binaries
-/// alternating (medians of 5), `norvig-hardest` +3.5%, `serg-benchmark-multi` +2%,
-/// `forum-hardest-1106` +1.6%, `17-clue` +0.2%.
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -99,11 +95,7 @@ fn combine(
 /// which gives every digit's clue cells in the band as a mask; then the eight digits 1 to 8
 /// are worked out together, one per lane (digit 9 in a second pass), with no branch and
 /// no table: the cells each clue sees, and whether two clues of a digit share a row, a
-/// column or a box. Against the portable set-up, which scatters each cell into per-value
-/// arrays: 129 to 36 ns per `serg-benchmark-multi` puzzle for the set-up alone; whole
-/// solves (old and new binaries alternating, medians of 5) `kaggle-10k` +17%, `17-clue`
-/// +6%, `serg-benchmark-multi` +6%, `norvig-hardest` +3%, the two `forum-hardest` files
-/// -1% (within noise: their puzzles take a thousand times longer than the set-up).
+/// column or a box, where the portable set-up scatters each cell into per-value arrays.
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -261,10 +253,8 @@ pub(super) fn has_fast_pext() -> bool {
 /// The minirows of a digit-band word that hold a candidate, as 9 bits (minirow `(r, x)` at
 /// bit `3 * r + x`): each minirow's three bits ORed into its first, then those nine bits
 /// gathered by one bit extraction. [`super::minirows`] does this with three table
-/// lookups; on CPUs whose `pext` is fast, this took every shared file faster: +4-8% with
-/// both versions in one process, passes alternating, and +3-5% binary against binary
-/// (medians of 5, on an AMD Zen 5). It shortens the chain of dependent loads that each
-/// propagation step waits on.
+/// lookups; where `pext` is fast, one instruction shortens the chain of dependent loads
+/// that each propagation step waits on.
 ///
 /// # Safety
 /// The CPU must have BMI2.
