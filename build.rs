@@ -1,4 +1,5 @@
-//! Records the git commit and the compiler version for `env.json` reports.
+//! Records the git commit and the compiler version for `env.json` reports, and marks the
+//! tests this machine cannot run so that `cargo test` lists them as ignored, with why.
 use std::path::Path;
 use std::process::Command;
 
@@ -20,12 +21,46 @@ fn main() {
         .unwrap_or_default();
     println!("cargo:rustc-env=PUZZLEBENCH_RUSTC={version}");
     println!("cargo:rerun-if-changed=build.rs");
+    mark_skips();
     let head = Path::new(".git/HEAD");
     if head.exists() {
         println!("cargo:rerun-if-changed=.git/HEAD");
         if let Ok(text) = std::fs::read_to_string(head) {
             if let Some(reference) = text.trim().strip_prefix("ref: ") {
                 println!("cargo:rerun-if-changed=.git/{reference}");
+            }
+        }
+    }
+}
+
+/// Sets `corpora_missing` when the public corpora are absent (and not required), and
+/// `cpu_lacks_avx2`, `cpu_lacks_bmi2` on an x86-64 build machine without them: the tests
+/// that need them carry `#[cfg_attr(flag, ignore = "why")]`. The tests run where they are
+/// built, so the build machine's CPU is theirs.
+fn mark_skips() {
+    for flag in ["corpora_missing", "cpu_lacks_avx2", "cpu_lacks_bmi2"] {
+        println!("cargo::rustc-check-cfg=cfg({flag})");
+    }
+    println!("cargo:rerun-if-env-changed=PUZZLEBENCH_CORPORA");
+    println!("cargo:rerun-if-env-changed=PUZZLEBENCH_REQUIRE_CORPORA");
+    let corpora = std::env::var_os("PUZZLEBENCH_CORPORA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new("../shared/datasets").to_path_buf());
+    let required = std::env::var("PUZZLEBENCH_REQUIRE_CORPORA").is_ok_and(|v| v == "1");
+    if corpora.is_dir() {
+        println!("cargo:rerun-if-changed={}", corpora.display());
+    } else if !required {
+        // Under PUZZLEBENCH_REQUIRE_CORPORA=1 the tests run, and fail on the missing files.
+        println!("cargo:rustc-cfg=corpora_missing");
+    }
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if !std::arch::is_x86_feature_detected!("avx2") {
+                println!("cargo:rustc-cfg=cpu_lacks_avx2");
+            }
+            if !std::arch::is_x86_feature_detected!("bmi2") {
+                println!("cargo:rustc-cfg=cpu_lacks_bmi2");
             }
         }
     }

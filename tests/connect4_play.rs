@@ -207,6 +207,10 @@ fn heuristic_depth_4_beats_random_in_95_of_100_games() {
     assert!(wins >= 95, "the heuristic player won only {wins} of 100");
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn perfect_player_wins_every_won_position_against_the_heuristic() {
     let Some(corpora) = corpora("perfect_player_wins_every_won_position_against_the_heuristic")

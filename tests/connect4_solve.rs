@@ -202,6 +202,10 @@ fn solve_checked(file: &Path, count: usize, args: &[&str]) -> (Vec<String>, Vec<
     (header, rows)
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn exact_scores_on_pons_test_sets() {
     let Some(corpora) = corpora("exact_scores_on_pons_test_sets") else {
@@ -233,6 +237,10 @@ fn exact_scores_on_pons_test_sets() {
     }
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn weak_results_on_pons_test_sets() {
     let Some(corpora) = corpora("weak_results_on_pons_test_sets") else {
@@ -247,6 +255,10 @@ fn weak_results_on_pons_test_sets() {
     }
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn weak_results_on_a_sample_of_the_8ply_database() {
     let Some(corpora) = corpora("weak_results_on_a_sample_of_the_8ply_database") else {

@@ -295,6 +295,10 @@ fn show_prints_blocks_beside_solutions() {
     assert_eq!(lines[4], "---+---+---    ---+---+---");
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn thread_counts_and_gzip_give_identical_rows() {
     let Some(corpora) = corpora("thread_counts_and_gzip_give_identical_rows") else {

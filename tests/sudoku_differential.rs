@@ -83,26 +83,46 @@ fn assert_all_unique(statuses: Option<Vec<Status>>) {
     }
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn all_algorithms_agree_on_norvig_top95() {
     assert_all_unique(assert_algorithms_agree("norvig-top95.txt", &ALL));
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn all_algorithms_agree_on_magictour_top1465() {
     assert_all_unique(assert_algorithms_agree("magictour-top1465.txt", &ALL));
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn all_algorithms_agree_on_norvig_hardest() {
     assert_all_unique(assert_algorithms_agree("norvig-hardest.txt", &ALL));
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn fast_and_dlx_agree_on_17_clue() {
     assert_all_unique(assert_algorithms_agree("17-clue.txt", &FAST_AND_DLX));
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn fast_and_dlx_agree_on_forum_hardest_1905() {
     assert_all_unique(assert_algorithms_agree(
@@ -111,6 +131,10 @@ fn fast_and_dlx_agree_on_forum_hardest_1905() {
     ));
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn fast_and_dlx_agree_on_forum_hardest_1106() {
     assert_all_unique(assert_algorithms_agree(
@@ -119,11 +143,19 @@ fn fast_and_dlx_agree_on_forum_hardest_1106() {
     ));
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn fast_and_dlx_agree_on_kaggle_10k() {
     assert_all_unique(assert_algorithms_agree("kaggle-10k.csv", &FAST_AND_DLX));
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn fast_and_dlx_agree_on_serg_multi() {
     if let Some(statuses) = assert_algorithms_agree("serg-benchmark-multi.txt", &FAST_AND_DLX) {
@@ -132,6 +164,10 @@ fn fast_and_dlx_agree_on_serg_multi() {
 }
 
 /// Every file of the public Sudoku corpora has a differential test above.
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn every_sudoku_corpus_file_is_tested() {
     let Some(corpora) = corpora("every_sudoku_corpus_file_is_tested") else {
@@ -153,6 +189,10 @@ fn every_sudoku_corpus_file_is_tested() {
     }
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn kaggle_first_2000_match_expected_with_every_algorithm() {
     let Some(corpora) = corpora("kaggle_first_2000_match_expected_with_every_algorithm") else {
@@ -189,6 +229,10 @@ fn kaggle_first_2000_match_expected_with_every_algorithm() {
     assert_eq!(solutions[0], solutions[2]);
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn serg_multi_solution_puzzles_are_multiple_with_limit_2_and_solved_with_limit_1() {
     let Some(corpora) = corpora("serg_multi_solution_puzzles_are_multiple") else {

@@ -103,6 +103,10 @@ fn edge_cases_get_the_right_status_with_limits_1_and_2() {
     }
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn every_serg_puzzle_is_multiple_with_limit_2_and_solved_with_limit_1() {
     let Some(corpora) = corpora("every_serg_puzzle_is_multiple_with_limit_2") else {

@@ -213,6 +213,10 @@ fn grid_len(width: usize, height: usize) -> usize {
     width * height
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn checkerboard_counts_agree_with_brute_force_on_every_shared_file() {
     let Some(corpora) = corpora("checkerboard_counts_agree_with_brute_force_on_every_shared_file")
@@ -358,6 +362,10 @@ fn cli_counts_and_clear_errors() {
     );
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn every_printed_solution_is_a_legal_cover() {
     let Some(corpora) = corpora("every_printed_solution_is_a_legal_cover") else {
@@ -469,6 +477,10 @@ fn both_engines_count_the_same_with_and_without_symmetries() {
     }
 }
 
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"
+)]
 #[test]
 fn breaking_symmetry_keeps_the_count_up_to_symmetry() {
     let holed = Board::parse(

@@ -240,11 +240,15 @@ fn the_portable_build_finds_what_the_default_build_finds() {
 
 #[cfg(target_arch = "x86_64")]
 #[test]
+#[cfg_attr(
+    any(cpu_lacks_avx2, cpu_lacks_bmi2),
+    ignore = "this CPU lacks the features of the modern build (AVX2, BMI2)"
+)]
 fn the_modern_x86_build_finds_what_the_portable_build_finds() {
-    if !x86::has_modern_features() {
-        eprintln!("skipped: this CPU lacks the features of the modern build");
-        return;
-    }
+    assert!(
+        x86::has_modern_features(),
+        "this CPU lacks the modern build's features"
+    );
     for grid in sample_grids() {
         let portable = solve_portable(&grid, 2);
         // SAFETY: the CPU has the features of both builds, checked above (`pext` is part
@@ -258,11 +262,12 @@ fn the_modern_x86_build_finds_what_the_portable_build_finds() {
 
 #[cfg(target_arch = "x86_64")]
 #[test]
+#[cfg_attr(cpu_lacks_bmi2, ignore = "this CPU lacks BMI2")]
 fn minirows_by_bit_extraction_match_the_lookups() {
-    if !std::arch::is_x86_feature_detected!("bmi2") {
-        eprintln!("skipped: this CPU lacks BMI2");
-        return;
-    }
+    assert!(
+        std::arch::is_x86_feature_detected!("bmi2"),
+        "this CPU lacks BMI2"
+    );
     // Every pattern of one row in each of the three rows, and a sequence of whole words.
     let mut words: Vec<u32> = (0..512)
         .flat_map(|row: u32| [row, row << 9, row << 18, row * 0x40201])
@@ -278,11 +283,12 @@ fn minirows_by_bit_extraction_match_the_lookups() {
 
 #[cfg(target_arch = "x86_64")]
 #[test]
+#[cfg_attr(cpu_lacks_avx2, ignore = "this CPU lacks AVX2")]
 fn the_avx2_clear_matches_the_portable_one() {
-    if !std::arch::is_x86_feature_detected!("avx2") {
-        eprintln!("skipped: this CPU lacks AVX2");
-        return;
-    }
+    assert!(
+        std::arch::is_x86_feature_detected!("avx2"),
+        "this CPU lacks AVX2"
+    );
     let mut next = random_words(12345);
     let mut changed_any = 0;
     for _ in 0..1000 {
@@ -321,11 +327,12 @@ fn fields(state: Result<State, Contradiction>) -> Option<([u32; 48], [u32; 3], u
 
 #[cfg(target_arch = "x86_64")]
 #[test]
+#[cfg_attr(cpu_lacks_avx2, ignore = "this CPU lacks AVX2")]
 fn the_avx2_set_up_matches_the_portable_one() {
-    if !std::arch::is_x86_feature_detected!("avx2") {
-        eprintln!("skipped: this CPU lacks AVX2");
-        return;
-    }
+    assert!(
+        std::arch::is_x86_feature_detected!("avx2"),
+        "this CPU lacks AVX2"
+    );
     let mut random = random_words(2024);
     let mut next = |below: usize| random() as usize % below;
     let mut grids = sample_grids();
@@ -381,11 +388,12 @@ fn the_avx2_set_up_matches_the_portable_one() {
 
 #[cfg(target_arch = "x86_64")]
 #[test]
+#[cfg_attr(cpu_lacks_avx2, ignore = "this CPU lacks AVX2")]
 fn the_avx2_candidate_count_matches_the_portable_one() {
-    if !std::arch::is_x86_feature_detected!("avx2") {
-        eprintln!("skipped: this CPU lacks AVX2");
-        return;
-    }
+    assert!(
+        std::arch::is_x86_feature_detected!("avx2"),
+        "this CPU lacks AVX2"
+    );
     let mut next = random_words(7);
     let mut state = state(&".".repeat(81));
     let mut seen = [0u32; 3];
