@@ -132,6 +132,19 @@ check tiling count --board 3x20
 check tiling count --board 5x12 --json --engine dlx
 check tiling count --board 4x15 --break-symmetry
 check tiling count --board 3x10 --no-symmetry --engine bits
+check connect4 play --red random --yellow heuristic:2 --seed 3 --colour never
+check connect4 play --red perfect --yellow random --seed 5 --colour never --width 5 --height 4
+check connect4 generate --count 5 --faults 2
+check connect4 book --depth 42 --width 7 --height 6 -o "$work/never.book"
+check connect4 book --depth 2 -o "$work"
+check connect4 book --depth 2 -o "$work/no/such/folder.book"
+check battleship generate --count 5 --faults -1
+check battleship generate --count 5 --fleet 4,4,4,4,4,4,4 --size 4x4
+printf '\n\n##\n#x\n' >"$work/bad-board.txt"
+check tiling count --board-file "$work/bad-board.txt"
+check tiling count --board 7x7
+check tiling count --pieces "$work/missing-pieces.txt" --board 4x4
+check sudoku generate --count 3 --size 4 --difficulty hard --min-clues 15
 check sudoku solve does-not-exist.txt
 check connect4 validate --width 30 $d/connect4/seed-game.txt
 if [ -n "$corpora" ]; then
@@ -147,5 +160,19 @@ if [ -n "$corpora" ]; then
     done
     check checkerboard solve --limit 2 --output-format jsonl "$corpora/checkerboard/8x8_1.txt"
 fi
+# Books are compared file against file.
+for side in old new; do
+    binary=$old
+    [ "$side" = new ] && binary=$new
+    "$binary" connect4 book --depth 4 --width 5 --height 4 -j2 -o "$work/$side.book" 2>/dev/null
+    "$binary" connect4 book --depth 5 --weak --width 5 --height 4 -o "$work/$side-weak.book" 2>/dev/null
+done
+count=$((count + 2))
+for book in .book -weak.book; do
+    if ! cmp -s "$work/old$book" "$work/new$book"; then
+        failures=$((failures + 1))
+        echo "DIFFERS: the book files *$book"
+    fi
+done
 echo "$count commands, $failures with differences"
 [ "$failures" = 0 ]

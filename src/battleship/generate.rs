@@ -1,6 +1,6 @@
 //! Reproducible random fleets, and broken ones, for datasets, tests and benchmarks.
 
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 
 use super::field::Field;
 use super::validate::{Fleet, Rules};
@@ -100,4 +100,104 @@ pub fn move_random_cell<R: Rng>(field: &mut Field, rng: &mut R) {
     let &(to_row, to_col) = water[rng.gen_range(0..water.len())];
     field.set(from_row, from_col, false);
     field.set(to_row, to_col, true);
+}
+
+/// What to generate: a file of fields, some broken on purpose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldBatch {
+    /// Fields.
+    pub count: usize,
+    /// The seed: the same seed gives the same fields.
+    pub seed: u64,
+    /// Field width.
+    pub width: usize,
+    /// Field height.
+    pub height: usize,
+    /// The ships.
+    pub fleet: Fleet,
+    /// Whether ships may touch.
+    pub rules: Rules,
+    /// Share of fields broken on purpose (0 to 1): of those, half get one ship cell
+    /// moved, four in ten one cell flipped, one in ten a character that is not a cell.
+    pub faults: f64,
+}
+
+/// Why a batch of fields cannot be generated.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FieldBatchError {
+    /// A share outside 0 to 1.
+    #[error("--faults is a share between 0 and 1, not {0}")]
+    Faults(f64),
+    /// The fleet cannot be placed.
+    #[error("the fleet {fleet} does not fit on a {width}x{height} field")]
+    NoRoom {
+        /// The fleet.
+        fleet: Fleet,
+        /// Field width.
+        width: usize,
+        /// Field height.
+        height: usize,
+    },
+}
+
+impl FieldBatch {
+    /// Checks the settings before anything is written.
+    pub fn check(&self) -> Result<(), FieldBatchError> {
+        if (0.0..=1.0).contains(&self.faults) {
+            Ok(())
+        } else {
+            Err(FieldBatchError::Faults(self.faults))
+        }
+    }
+}
+
+/// Writes the fields of `batch`, one per line, to `out`.
+pub fn write_fields(
+    batch: &FieldBatch,
+    out: &mut dyn std::io::Write,
+) -> Result<(), GenerateFieldsError> {
+    batch.check()?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(batch.seed);
+    for _ in 0..batch.count {
+        let Some(mut field) = random_fleet(
+            batch.width,
+            batch.height,
+            &batch.fleet,
+            batch.rules,
+            &mut rng,
+        ) else {
+            return Err(FieldBatchError::NoRoom {
+                fleet: batch.fleet.clone(),
+                width: batch.width,
+                height: batch.height,
+            }
+            .into());
+        };
+        let mut garbled = false;
+        if rng.gen_bool(batch.faults) {
+            match rng.gen_range(0..10) {
+                0 => garbled = true,
+                1..=5 => move_random_cell(&mut field, &mut rng),
+                _ => flip_random_cell(&mut field, &mut rng),
+            }
+        }
+        let mut line = field.to_line();
+        if garbled {
+            let at = rng.gen_range(0..line.len());
+            line.replace_range(at..at + 1, "?");
+        }
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// Why writing a batch of fields failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateFieldsError {
+    /// The batch cannot be generated.
+    #[error(transparent)]
+    Batch(#[from] FieldBatchError),
+    /// The output could not be written.
+    #[error("cannot write the fields")]
+    Write(#[from] std::io::Error),
 }

@@ -1,6 +1,16 @@
 //! `puzzlebench battleship …`: validate and generate fields.
 
-use super::*;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, Subcommand, ValueEnum};
+
+use puzzlebench::batch::InputFormat;
+use puzzlebench::battleship::{self, generate::write_fields, generate::FieldBatch};
+
+use super::{create_output, input_specs, parse_field_size, run_job, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum BattleshipCommand {
@@ -106,44 +116,18 @@ pub(super) fn validate_battleship(args: BattleshipValidateArgs) -> Result<ExitCo
 }
 
 pub(super) fn generate_battleship(args: BattleshipGenerateArgs) -> Result<ExitCode> {
-    use rand::{Rng, SeedableRng};
-    if !(0.0..=1.0).contains(&args.faults) {
-        bail!("--faults is a share between 0 and 1, not {}", args.faults);
-    }
-    let (width, height) = args.size;
-    let rules = args.fleet.rules.into();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(io::BufWriter::new(
-            File::create(path)
-                .with_context(|| format!("cannot create output file {}", path.display()))?,
-        )),
-        None => Box::new(io::BufWriter::new(io::stdout())),
+    let batch = FieldBatch {
+        count: args.count,
+        seed: args.seed,
+        width: args.size.0,
+        height: args.size.1,
+        fleet: args.fleet.fleet,
+        rules: args.fleet.rules.into(),
+        faults: args.faults,
     };
-    for _ in 0..args.count {
-        let Some(mut field) =
-            battleship::generate::random_fleet(width, height, &args.fleet.fleet, rules, &mut rng)
-        else {
-            bail!(
-                "the fleet {} does not fit on a {width}x{height} field",
-                args.fleet.fleet
-            );
-        };
-        let mut garbled = false;
-        if rng.gen_bool(args.faults) {
-            match rng.gen_range(0..10) {
-                0 => garbled = true,
-                1..=5 => battleship::generate::move_random_cell(&mut field, &mut rng),
-                _ => battleship::generate::flip_random_cell(&mut field, &mut rng),
-            }
-        }
-        let mut line = field.to_line();
-        if garbled {
-            let at = rng.gen_range(0..line.len());
-            line.replace_range(at..at + 1, "?");
-        }
-        writeln!(out, "{line}")?;
-    }
+    batch.check()?;
+    let mut out = create_output(args.output.as_ref())?;
+    write_fields(&batch, &mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,21 @@
 //! `puzzlebench connect4 …`: validate and generate game logs.
 
-use super::*;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+
+use puzzlebench::batch::InputFormat;
+use puzzlebench::connect4::generate::{GameBatch, GameNotation};
+use puzzlebench::connect4::play::{play_game, GameEnd, GameOptions, PlayError};
+use puzzlebench::connect4::solve::{BookBuilder, BookSpec, BuildEvent};
+use puzzlebench::connect4::{
+    self, AnyBook, GameLog, Notation, DEFAULT_HEIGHT, DEFAULT_TABLE_MB, DEFAULT_WIDTH,
+};
+
+use super::{create_output, input_specs, progress_bar, run_job, thread_pool, FormatArg, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum Connect4Command {
@@ -69,7 +84,7 @@ pub(super) struct Connect4PlayArgs {
     colour: ColourArg,
     /// Transposition table of a perfect player, in MiB at most (searches start at 1 MiB and
     /// double it as they grow).
-    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = parse_table_mb)]
+    #[arg(long, default_value_t = DEFAULT_TABLE_MB, value_name = "MB", value_parser = parse_table_mb)]
     table_mb: usize,
     /// Start from the position after these moves (column digits), e.g. `4453`.
     #[arg(long, value_name = "MOVES")]
@@ -98,7 +113,7 @@ pub(super) struct Connect4BookArgs {
     threads: usize,
     /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB
     /// and doubles it as it grows).
-    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = parse_table_mb)]
+    #[arg(long, default_value_t = DEFAULT_TABLE_MB, value_name = "MB", value_parser = parse_table_mb)]
     table_mb: usize,
 }
 
@@ -106,10 +121,10 @@ pub(super) struct Connect4BookArgs {
 #[derive(Debug, Args)]
 pub(super) struct BoardArgs {
     /// Columns (4 to 16; width × (height + 1) at most 128).
-    #[arg(long, default_value_t = 7)]
+    #[arg(long, default_value_t = DEFAULT_WIDTH)]
     width: usize,
     /// Rows (4 to 16).
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = DEFAULT_HEIGHT)]
     height: usize,
 }
 
@@ -192,7 +207,7 @@ pub(super) struct Connect4SolveArgs {
     weak: bool,
     /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB
     /// and doubles it as it grows).
-    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = parse_table_mb)]
+    #[arg(long, default_value_t = DEFAULT_TABLE_MB, value_name = "MB", value_parser = parse_table_mb)]
     table_mb: usize,
     /// Opening book made by `connect4 book` for the same board.
     #[arg(long, value_name = "FILE")]
@@ -217,40 +232,18 @@ fn parse_table_mb(text: &str) -> Result<usize, String> {
     }
 }
 
-/// Reads the book at `path` for the board.
-fn read_book(
-    path: &Path,
-    width: usize,
-    height: usize,
-    fits_u64: bool,
-) -> Result<connect4::AnyBook> {
-    use connect4::solve::Book;
-    use std::sync::Arc;
-    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut reader = io::BufReader::new(file);
-    let context = || format!("book {}", path.display());
-    Ok(if fits_u64 {
-        connect4::AnyBook::Narrow(Arc::new(
-            Book::read(&mut reader, width, height).with_context(context)?,
-        ))
-    } else {
-        connect4::AnyBook::Wide(Arc::new(
-            Book::read(&mut reader, width, height).with_context(context)?,
-        ))
-    })
-}
-
 pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
     let (width, height) = (args.board.width, args.board.height);
-    let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
+    let fits_u64 = connect4::board_fits(width, height)?;
     let book = match &args.book {
-        Some(path) => Some(read_book(path, width, height, fits_u64)?),
+        Some(path) => Some(AnyBook::read(path, width, height)?),
         None => None,
     };
-    if let Some(book) = &book {
-        if book.is_weak() && !args.weak {
-            bail!("the book holds only win, draw or loss (built with --weak): solve with --weak");
-        }
+    if book
+        .as_ref()
+        .is_some_and(|book| book.is_weak() && !args.weak)
+    {
+        bail!("the book holds only win, draw or loss (built with --weak): solve with --weak");
     }
     let inputs = input_specs(&args.run.files, Some(InputFormat::Lines))?;
     let job = connect4::SolveJob {
@@ -266,68 +259,50 @@ pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
-    use connect4::solve::{BookSpec, BookStats};
-    let (width, height) = (args.board.width, args.board.height);
-    let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
-    if args.depth as usize >= width * height {
-        bail!(
-            "--depth must be below the number of cells ({})",
-            width * height
-        );
-    }
-    // Checked before the build, which can take hours: its checkpoint is named after the
-    // output, so a build cannot be resumed under another name.
-    if args.output.is_dir() {
-        bail!(
-            "cannot write the book to {}: it is a directory",
-            args.output.display()
-        );
-    }
-    let folder = match args.output.parent() {
-        Some(folder) if !folder.as_os_str().is_empty() => folder,
-        _ => Path::new("."),
+    let builder = BookBuilder {
+        spec: BookSpec {
+            width: args.board.width,
+            height: args.board.height,
+            depth: args.depth,
+            weak: args.weak,
+        },
+        output: args.output,
+        table_mb: args.table_mb,
     };
-    if !folder.is_dir() {
-        bail!(
-            "cannot write the book to {}: there is no folder {}",
-            args.output.display(),
-            folder.display()
-        );
-    }
-    let spec = BookSpec {
-        width,
-        height,
-        depth: args.depth,
-        weak: args.weak,
-    };
+    builder.check()?;
     let pool = thread_pool(args.threads)?;
     let started = std::time::Instant::now();
-    let mut checkpoint_path = args.output.clone().into_os_string();
-    checkpoint_path.push(".partial");
-    let checkpoint_path = PathBuf::from(checkpoint_path);
-    let stats: BookStats = pool.install(|| -> Result<BookStats> {
-        if fits_u64 {
-            build_and_write::<u64>(&spec, &args, &checkpoint_path)
-        } else {
-            build_and_write::<u128>(&spec, &args, &checkpoint_path)
+    let template = format!(
+        "[{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} positions of depth {} solved, ETA {{eta}}",
+        args.depth
+    );
+    let bar = progress_bar(&template, false);
+    let on_event = |event: BuildEvent<'_>| match (event, &bar) {
+        (BuildEvent::Resuming { checkpoint, known }, _) => eprintln!(
+            "resuming from {}: {known} positions already solved",
+            checkpoint.display()
+        ),
+        (BuildEvent::Solved { to_solve }, Some(bar)) => {
+            bar.set_length(to_solve as u64);
+            bar.inc(1);
         }
-    })?;
-    if let Err(e) = std::fs::remove_file(&checkpoint_path) {
-        eprintln!(
-            "warning: the book is written, but its checkpoint {} could not be removed: {e}",
-            checkpoint_path.display()
-        );
+        (BuildEvent::Solved { .. }, None) => {}
+        (BuildEvent::Warning(warning), Some(bar)) if !bar.is_finished() => bar.println(warning),
+        (BuildEvent::Warning(warning), _) => eprintln!("{warning}"),
+    };
+    let stats = pool.install(|| builder.build(&on_event));
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
     }
-    let bytes = std::fs::metadata(&args.output)
-        .map(|m| m.len())
-        .unwrap_or(0);
-    let resumed = if stats.resumed > 0 {
-        format!(", {} more from the checkpoint", stats.resumed)
-    } else {
-        String::new()
+    let stats = stats?;
+    let bytes = std::fs::metadata(&builder.output).map_or(0, |m| m.len());
+    let resumed = match stats.resumed {
+        0 => String::new(),
+        n => format!(", {n} more from the checkpoint"),
     };
     eprintln!(
-        "book of {spec}: {} positions ({} solved at depth {}{resumed}, {} nodes), {bytes} bytes, {:.1} s",
+        "book of {}: {} positions ({} solved at depth {}{resumed}, {} nodes), {bytes} bytes, {:.1} s",
+        builder.spec,
         stats.positions,
         stats.solved,
         args.depth,
@@ -337,67 +312,9 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Builds the book on the current pool, resuming from and recording to the checkpoint
-/// at `checkpoint_path`, and writes it to the output file.
-fn build_and_write<M: connect4::solve::Bits>(
-    spec: &connect4::solve::BookSpec,
-    args: &Connect4BookArgs,
-    checkpoint_path: &Path,
-) -> Result<connect4::solve::BookStats> {
-    use connect4::solve::{build_book, Checkpoint, SolvedPosition};
-    let (checkpoint, known) = Checkpoint::open::<M>(checkpoint_path, spec)?;
-    if !known.is_empty() {
-        eprintln!(
-            "resuming from {}: {} positions already solved",
-            checkpoint.path().display(),
-            known.len()
-        );
-    }
-    let bar = io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
-            "[{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} positions of depth {} solved, ETA {{eta}}",
-            spec.depth
-        )) {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let record = |solved: SolvedPosition<M>| {
-        if let Err(e) = checkpoint.record(solved.key, solved.score) {
-            let warning = format!("warning: {e}; the build goes on, but cannot be resumed");
-            match &bar {
-                Some(bar) => bar.println(warning),
-                None => eprintln!("{warning}"),
-            }
-        }
-        if let Some(bar) = &bar {
-            bar.set_length(solved.to_solve as u64);
-            bar.inc(1);
-        }
-    };
-    let (book, stats) = build_book::<M>(spec, args.table_mb, &known, &record);
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    // The book first: a checkpoint that cannot be flushed must not cost the finished work.
-    let mut out = io::BufWriter::new(
-        File::create(&args.output)
-            .with_context(|| format!("cannot create {}", args.output.display()))?,
-    );
-    book.write(&mut out)
-        .and_then(|()| out.flush())
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
-    if let Err(e) = checkpoint.finish() {
-        eprintln!("warning: {e}");
-    }
-    Ok(stats)
-}
-
 pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
-    use connect4::play::{play_game, GameOptions};
     let (width, height) = (args.board.width, args.board.height);
-    let fits_u64 = connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
+    let fits_u64 = connect4::board_fits(width, height)?;
     let colour = match args.colour {
         ColourArg::Auto => io::stdout().is_terminal() && terminal_wants_colour(),
         ColourArg::Always => true,
@@ -405,7 +322,7 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
     };
     let opening = match &args.start {
         Some(moves) => {
-            connect4::GameLog::parse(moves, connect4::Notation::Digits)
+            GameLog::parse(moves, Notation::Digits)
                 .context("--start")?
                 .columns
         }
@@ -422,7 +339,7 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
         opening,
     };
     let book = match &args.book {
-        Some(path) => Some(read_book(path, width, height, fits_u64)?),
+        Some(path) => Some(AnyBook::read(path, width, height)?),
         None => None,
     };
     // The log is opened before the game, so that a path that cannot be written does not
@@ -437,21 +354,15 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
         ),
         None => None,
     };
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut out = io::stdout().lock();
+    let (mut input, mut out) = (io::stdin().lock(), io::stdout().lock());
     let record = match book {
-        Some(connect4::AnyBook::Narrow(book)) => {
-            play_game::<u64>(&options, Some(book), &mut input, &mut out)
-        }
-        Some(connect4::AnyBook::Wide(book)) => {
-            play_game::<u128>(&options, Some(book), &mut input, &mut out)
-        }
+        Some(AnyBook::Narrow(book)) => play_game::<u64>(&options, Some(book), &mut input, &mut out),
+        Some(AnyBook::Wide(book)) => play_game::<u128>(&options, Some(book), &mut input, &mut out),
         None if fits_u64 => play_game::<u64>(&options, None, &mut input, &mut out),
         None => play_game::<u128>(&options, None, &mut input, &mut out),
     }
     .map_err(|error| match error {
-        connect4::play::PlayError::Opening(why) => anyhow::anyhow!("--start: {why}"),
+        PlayError::Opening(why) => anyhow::anyhow!("--start: {why}"),
         other => other.into(),
     })?;
     out.flush()?;
@@ -463,7 +374,7 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
     }
     // A scripted game whose moves ran out is not a finished game.
     Ok(match record.end {
-        connect4::play::GameEnd::InputEnded => ExitCode::from(1),
+        GameEnd::InputEnded => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     })
 }
@@ -477,17 +388,16 @@ fn terminal_wants_colour() -> bool {
 }
 
 pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> {
-    let fits_u64 =
-        connect4::board_fits(args.board.width, args.board.height).map_err(anyhow::Error::msg)?;
+    let fits_u64 = connect4::board_fits(args.board.width, args.board.height)?;
     let inputs = input_specs(&args.run.files, args.format.map(FormatArg::input_format))?;
     let job = connect4::ValidateJob {
         width: args.board.width,
         height: args.board.height,
         fits_u64,
         notation: match args.notation {
-            NotationArg::Auto => connect4::Notation::Auto,
-            NotationArg::Digits => connect4::Notation::Digits,
-            NotationArg::Colors => connect4::Notation::Colors,
+            NotationArg::Auto => Notation::Auto,
+            NotationArg::Digits => Notation::Digits,
+            NotationArg::Colors => Notation::Colors,
         },
         after_end: match args.after_end {
             AfterEndArg::Error => connect4::AfterEnd::Error,
@@ -499,28 +409,20 @@ pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> 
 }
 
 pub(super) fn generate_connect4(args: Connect4GenerateArgs) -> Result<ExitCode> {
-    use connect4::generate::{break_game, random_game, write_game, GameNotation, WriteFault};
-    use rand::{Rng, SeedableRng};
-    let (width, height) = (args.board.width, args.board.height);
-    connect4::board_fits(width, height).map_err(anyhow::Error::msg)?;
-    if !(0.0..=1.0).contains(&args.faults) {
-        bail!("--faults is a share between 0 and 1, not {}", args.faults);
-    }
-    let notation = match args.notation {
-        GameNotationArg::Digits => GameNotation::Digits,
-        GameNotationArg::Colors => GameNotation::Colors,
+    let batch = GameBatch {
+        count: args.count,
+        seed: args.seed,
+        width: args.board.width,
+        height: args.board.height,
+        notation: match args.notation {
+            GameNotationArg::Digits => GameNotation::Digits,
+            GameNotationArg::Colors => GameNotation::Colors,
+        },
+        faults: args.faults,
     };
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    batch.check()?;
     let mut out = create_output(args.output.as_ref())?;
-    for _ in 0..args.count {
-        let mut moves = random_game(width, height, &mut rng);
-        let fault = if rng.gen_bool(args.faults) {
-            break_game(&mut moves, width, height, notation, &mut rng)
-        } else {
-            WriteFault::None
-        };
-        writeln!(out, "{}", write_game(&moves, width, notation, fault))?;
-    }
+    batch.write(&mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

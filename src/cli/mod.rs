@@ -3,21 +3,17 @@
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use puzzlebench::batch::{
-    self, InputFormat, InputSpec, Job, NoProgress, Progress, RowSink, RunOptions, TerminalProgress,
-    Value,
+    self, InputFormat, InputSpec, Job, NoProgress, Progress, RunOptions, TerminalProgress,
 };
 use puzzlebench::battleship;
-use puzzlebench::connect4;
 use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
-use puzzlebench::sudoku::{self, Algorithm};
-use puzzlebench::tiling;
 
 mod battleship_cli;
 mod bench_cli;
@@ -25,11 +21,16 @@ mod connect4_cli;
 mod sudoku_cli;
 mod tiling_cli;
 
-use battleship_cli::*;
-use bench_cli::*;
-use connect4_cli::*;
-use sudoku_cli::*;
-use tiling_cli::*;
+use battleship_cli::{generate_battleship, validate_battleship, BattleshipCommand};
+use bench_cli::{run_bench, BenchArgs};
+use connect4_cli::{
+    book_connect4, generate_connect4, play_connect4, solve_connect4, validate_connect4,
+    Connect4Command,
+};
+use sudoku_cli::{generate_sudoku, show_sudoku, solve_sudoku, SudokuCommand};
+use tiling_cli::{
+    count_checkerboard, count_tilings, solve_checkerboard, CheckerboardCommand, TilingCommand,
+};
 
 /// Solve, validate and benchmark grid puzzles in bulk.
 #[derive(Debug, Parser)]
@@ -203,6 +204,18 @@ fn run_job<J: Job>(
             .with_context(|| format!("cannot write the report into {}", dir.display()))?;
     }
     Ok(exit_code(stats.failed))
+}
+
+/// A progress bar drawn with `template` on standard error, when it is a terminal or
+/// `forced`.
+fn progress_bar(template: &str, forced: bool) -> Option<indicatif::ProgressBar> {
+    (forced || io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+            bar.set_style(style);
+        }
+        bar
+    })
 }
 
 /// The worker pool of a command: `threads` workers, or one per core when 0.

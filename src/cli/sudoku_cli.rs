@@ -1,6 +1,18 @@
 //! `puzzlebench sudoku …`: solve, show and generate.
 
-use super::*;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, Subcommand, ValueEnum};
+
+use puzzlebench::batch::{self, NoProgress, RunOptions};
+use puzzlebench::sudoku::display::BlockWriter;
+use puzzlebench::sudoku::generate::{generate_batch, write_generated, Batch, Difficulty};
+use puzzlebench::sudoku::{self, Algorithm, DEFAULT_LIMIT};
+
+use super::{create_output, exit_code, input_specs, run_job, thread_pool, FormatArg, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum SudokuCommand {
@@ -95,7 +107,7 @@ pub(super) struct SolveArgs {
     algo: AlgorithmArg,
     /// Count solutions up to N before stopping: 2 proves uniqueness, 1 stops at the first
     /// solution (and `solved` then does not mean unique).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = DEFAULT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
     #[command(flatten)]
     puzzle: PuzzleArgs,
@@ -133,7 +145,7 @@ pub(super) fn solve_sudoku(args: SolveArgs) -> Result<ExitCode> {
         side,
         column: args.puzzle.column,
         expected_column: args.expected_column,
-        with_expected: inputs.iter().any(|i| i.format == InputFormat::Csv),
+        with_expected: inputs.iter().any(|i| i.format == batch::InputFormat::Csv),
     };
     run_job(&job, "sudoku solve", &inputs, &args.run)
 }
@@ -146,10 +158,7 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
         column: args.puzzle.column,
         solve_with: args.solve.then_some(Algorithm::Fast),
     };
-    let mut sink = BlockSink {
-        out: io::BufWriter::new(io::stdout()),
-        columns: Vec::new(),
-    };
+    let mut sink = BlockWriter::new(io::BufWriter::new(io::stdout()));
     let options = RunOptions {
         threads: 1,
         ..RunOptions::default()
@@ -159,83 +168,30 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
-    use rand::SeedableRng;
-    use rayon::prelude::*;
-    use sudoku::generate::{generate, Difficulty};
-    let box_size = sudoku::box_size_of_side(args.size)?;
-    let wanted = args.difficulty.map(|d| match d {
-        DifficultyArg::Easy => Difficulty::Easy,
-        DifficultyArg::Medium => Difficulty::Medium,
-        DifficultyArg::Hard => Difficulty::Hard,
-    });
-    let pool = thread_pool(args.threads)?;
-    // Puzzle i comes from its own stream of the seed, so the file does not depend on the
-    // number of threads.
-    const ATTEMPTS: usize = 1000;
-    let puzzles: Vec<Option<sudoku::generate::Generated>> = pool.install(|| {
-        (0..args.count)
-            .into_par_iter()
-            .map(|i| {
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
-                rng.set_stream(i as u64);
-                (0..ATTEMPTS).find_map(|_| {
-                    let generated = generate(box_size, args.min_clues, &mut rng);
-                    let class = Difficulty::of_guesses(generated.guesses);
-                    wanted.is_none_or(|w| w == class).then_some(generated)
-                })
-            })
-            .collect()
-    });
+    let batch = Batch {
+        count: args.count,
+        seed: args.seed,
+        box_size: sudoku::box_size_of_side(args.size)?,
+        min_clues: args.min_clues,
+        difficulty: args.difficulty.map(|d| match d {
+            DifficultyArg::Easy => Difficulty::Easy,
+            DifficultyArg::Medium => Difficulty::Medium,
+            DifficultyArg::Hard => Difficulty::Hard,
+        }),
+    };
+    let puzzles = thread_pool(args.threads)?.install(|| generate_batch(&batch))?;
     let mut out = create_output(args.output.as_ref())?;
-    if matches!(args.format, GeneratedFormatArg::Csv) {
-        writeln!(out, "puzzle,solution,clues,guesses,difficulty")?;
-    }
-    for (i, generated) in puzzles.into_iter().enumerate() {
-        let Some(generated) = generated else {
-            bail!(
-                "puzzle {}: no {} puzzle in {ATTEMPTS} attempts; try another difficulty or --min-clues",
-                i + 1,
-                wanted.map_or("", Difficulty::name)
-            );
-        };
-        match args.format {
-            GeneratedFormatArg::Lines => writeln!(out, "{}", generated.puzzle)?,
-            GeneratedFormatArg::Csv => writeln!(
-                out,
-                "{},{},{},{},{}",
-                generated.puzzle,
-                generated.solution,
-                generated.puzzle.clue_count(),
-                generated.guesses,
-                Difficulty::of_guesses(generated.guesses).name()
-            )?,
-        }
-    }
+    let csv = matches!(args.format, GeneratedFormatArg::Csv);
+    write_generated(&mut out, &puzzles, csv)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn check_size(size: Option<usize>) -> Result<Option<usize>> {
+fn check_size(size: Option<usize>) -> Result<Option<usize>> {
     if let Some(side) = size {
         sudoku::box_size_of_side(side)?;
     }
     Ok(size)
-}
-
-/// Prints `sudoku show` rows as blocks of text rather than CSV.
-pub(super) struct BlockSink<W: Write> {
-    out: W,
-    columns: Vec<String>,
-}
-
-impl<W: Write> BlockSink<W> {
-    fn text<'v>(&self, row: &'v [Value], column: &str) -> Option<&'v str> {
-        let index = self.columns.iter().position(|c| c == column)?;
-        match &row[index] {
-            Value::Text(text) if !text.is_empty() => Some(text),
-            _ => None,
-        }
-    }
 }
 
 impl From<AlgorithmArg> for Algorithm {
@@ -245,57 +201,5 @@ impl From<AlgorithmArg> for Algorithm {
             AlgorithmArg::Dlx => Algorithm::Dlx,
             AlgorithmArg::Backtrack => Algorithm::Backtrack,
         }
-    }
-}
-
-impl<W: Write> RowSink for BlockSink<W> {
-    fn begin(&mut self, columns: &[String]) -> io::Result<()> {
-        self.columns = columns.to_vec();
-        Ok(())
-    }
-
-    fn write_row(&mut self, row: &[Value]) -> io::Result<()> {
-        let mut title = String::new();
-        if let Some(file) = self.text(row, "file") {
-            title.push_str(file);
-            title.push(':');
-        }
-        let line_index = self.columns.iter().position(|c| c == "line");
-        title.push_str(&format!(
-            "line {}",
-            line_index.map_or(String::new(), |i| row[i].to_text())
-        ));
-        let status = self.text(row, "status").unwrap_or_default();
-        let clues = self
-            .columns
-            .iter()
-            .position(|c| c == "clues")
-            .map(|i| row[i].to_text());
-        match (self.text(row, "grid"), clues) {
-            (Some(_), Some(clues)) if status != "shown" => {
-                writeln!(self.out, "{title}: {clues} clues, {status}")?
-            }
-            (Some(_), Some(clues)) => writeln!(self.out, "{title}: {clues} clues")?,
-            _ => writeln!(self.out, "{title}: {status}")?,
-        }
-        if let Some(error) = self.text(row, "error") {
-            writeln!(self.out, "  {error}")?;
-        }
-        if let Some(grid) = self.text(row, "grid") {
-            let solution: Vec<&str> = self
-                .text(row, "solution")
-                .map_or(Vec::new(), |s| s.lines().collect());
-            for (i, line) in grid.lines().enumerate() {
-                match solution.get(i) {
-                    Some(solved) => writeln!(self.out, "{line}    {solved}")?,
-                    None => writeln!(self.out, "{line}")?,
-                }
-            }
-        }
-        writeln!(self.out)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
     }
 }

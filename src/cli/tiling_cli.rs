@@ -1,6 +1,18 @@
 //! `puzzlebench tiling …` and `puzzlebench checkerboard …`: count and print tilings.
 
-use super::*;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+
+use puzzlebench::tiling;
+use puzzlebench::tiling::display::{
+    counts_text, read_board, read_pieces, write_solutions, SolutionFormat,
+};
+
+use super::{create_output, exit_code, parse_field_size, progress_bar, thread_pool};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum TilingCommand {
@@ -141,146 +153,57 @@ pub(super) fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
     } else {
         read_pieces(Path::new(&args.pieces))?
     };
-    let board = read_board(&args.board, None, None)?;
+    let board = board(&args.board, None, None)?;
     print_counts(&board, &pieces, &args.board)
 }
 
 pub(super) fn count_checkerboard(args: CheckerboardCountArgs) -> Result<ExitCode> {
     let pieces = read_pieces(&args.stones)?;
-    let board = read_board(&args.board, Some(&args.stones), Some(args.top_left.into()))?;
+    let board = board(&args.board, Some(&args.stones), Some(args.top_left.into()))?;
     print_counts(&board, &pieces, &args.board)
 }
 
 pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode> {
-    use std::ops::ControlFlow;
     let pieces = read_pieces(&args.stones)?;
-    let board = read_board(&args.board, Some(&args.stones), Some(args.top_left.into()))?;
+    let board = board(&args.board, Some(&args.stones), Some(args.top_left.into()))?;
     let Some(mut problem) = possible(tiling::Tiling::new(&board, &pieces)) else {
         return Ok(exit_code(1));
     };
-    let placements = problem.placements().to_vec();
     let mut out = create_output(args.output.as_ref())?;
+    let format = match args.output_format {
+        SolutionFormatArg::Text => SolutionFormat::Text,
+        SolutionFormatArg::Jsonl => SolutionFormat::Jsonl,
+    };
     let limit = args.limit.unwrap_or(u64::MAX);
-    let mut found = 0u64;
-    let mut failure = None;
-    problem.solve(|options| {
-        found += 1;
-        let chosen: Vec<&tiling::Placement> = options.iter().map(|&o| &placements[o]).collect();
-        let written = match args.output_format {
-            SolutionFormatArg::Text => {
-                write!(
-                    out,
-                    "solution {found}\n{}",
-                    solution_grid(&board, &pieces, &chosen)
-                )
-            }
-            SolutionFormatArg::Jsonl => writeln!(out, "{}", solution_json(found, &board, &chosen)),
-        };
-        if let Err(error) = written {
-            failure = Some(error);
-            return ControlFlow::Break(());
-        }
-        if found >= limit {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    if let Some(error) = failure {
-        return Err(error).context("cannot write the solutions");
-    }
+    let found = write_solutions(&mut problem, &board, &pieces, format, limit, &mut out)
+        .context("cannot write the solutions")?;
     out.flush()?;
     Ok(exit_code(u64::from(found == 0)))
 }
 
-/// A solution as a framed grid: each cell its stone number and colour, `.` for holes.
-pub(super) fn solution_grid(
-    board: &tiling::Board,
-    pieces: &[tiling::Piece],
-    chosen: &[&tiling::Placement],
-) -> String {
-    let width = board.width();
-    let mut stone = vec![None; width * board.height()];
-    for placement in chosen {
-        for &cell in &placement.cells {
-            stone[cell] = Some(placement.piece);
-        }
-    }
-    let cell_width = pieces.len().to_string().len() + 1;
-    let rule = format!("+{}+\n", "-".repeat(width * (cell_width + 1) + 1));
-    let mut text = rule.clone();
-    for r in 0..board.height() {
-        text.push('|');
-        for c in 0..width {
-            let label = match (stone[r * width + c], board.cell(r as i32, c as i32)) {
-                (Some(piece), Some(color)) => format!(
-                    "{}{}",
-                    pieces[piece].name,
-                    color.map_or('#', |color| color.letter())
-                ),
-                _ => ".".to_string(),
-            };
-            text.push_str(&format!(" {label:>cell_width$}"));
-        }
-        text.push_str(" |\n");
-    }
-    text.push_str(&rule);
-    text
-}
-
-/// A solution as JSON: each placement's stone, orientation and cells (row, column).
-pub(super) fn solution_json(
-    number: u64,
-    board: &tiling::Board,
-    chosen: &[&tiling::Placement],
-) -> String {
-    let width = board.width();
-    let placements: Vec<serde_json::Value> = chosen
-        .iter()
-        .map(|p| {
-            let cells: Vec<[usize; 2]> = p.cells.iter().map(|&c| [c / width, c % width]).collect();
-            serde_json::json!({"stone": p.piece + 1, "orientation": p.orientation, "cells": cells})
-        })
-        .collect();
-    serde_json::json!({"solution": number, "placements": placements}).to_string()
-}
-
-pub(super) fn read_pieces(path: &Path) -> Result<Vec<tiling::Piece>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    tiling::parse_pieces(&text).with_context(|| format!("{}", path.display()))
-}
-
 /// The board from --board, --board-file, or a stones file named like `8x8_1.txt`.
-pub(super) fn read_board(
+fn board(
     choice: &BoardChoice,
     named_after: Option<&Path>,
     colors: Option<tiling::Color>,
 ) -> Result<tiling::Board> {
     if let Some(path) = &choice.board_file {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        return tiling::Board::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+        return Ok(read_board(path)?);
     }
     let size = match (choice.board, named_after) {
         (Some(size), _) => size,
-        (None, Some(path)) => path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.split('_').next())
-            .and_then(|n| battleship::parse_size(n).ok())
-            .with_context(|| {
-                format!(
-                    "give --board WxH: the size is not in the name {}",
-                    path.display()
-                )
-            })?,
+        (None, Some(path)) => tiling::size_in_name(path).with_context(|| {
+            format!(
+                "give --board WxH: the size is not in the name {}",
+                path.display()
+            )
+        })?,
         (None, None) => bail!("give --board WxH or --board-file FILE"),
     };
-    tiling::Board::rectangle(size.0, size.1, colors).map_err(anyhow::Error::msg)
+    Ok(tiling::Board::rectangle(size.0, size.1, colors)?)
 }
 
-pub(super) fn print_counts(
+fn print_counts(
     board: &tiling::Board,
     pieces: &[tiling::Piece],
     choice: &BoardChoice,
@@ -297,15 +220,8 @@ pub(super) fn print_counts(
         return Ok(exit_code(1));
     };
     let pool = thread_pool(choice.threads)?;
-    let bar = (choice.progress || io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "[{elapsed_precise}] {wide_bar} {pos}/{len} subtrees, {msg}",
-        ) {
-            bar.set_style(style);
-        }
-        bar
-    });
+    let template = "[{elapsed_precise}] {wide_bar} {pos}/{len} subtrees, {msg}";
+    let bar = progress_bar(template, choice.progress);
     let counts = problem.count_parallel(&pool, |done, total, solutions| {
         if let Some(bar) = &bar {
             bar.set_length(total as u64);
@@ -316,27 +232,8 @@ pub(super) fn print_counts(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if choice.break_symmetry {
-        if choice.json {
-            let json = serde_json::json!({
-                "up_to_symmetry": counts.up_to_symmetry,
-                "searched": counts.labelled,
-            });
-            println!("{json}");
-        } else {
-            println!("up_to_symmetry: {}", counts.up_to_symmetry);
-            println!(
-                "(symmetry broken: {} solutions searched; labelled and tilings not counted)",
-                counts.labelled
-            );
-        }
-    } else if choice.json {
-        println!("{}", serde_json::to_string(&counts)?);
-    } else {
-        println!("labelled: {}", counts.labelled);
-        println!("tilings: {}", counts.tilings);
-        println!("up_to_symmetry: {}", counts.up_to_symmetry);
-    }
+    let text = counts_text(&counts, choice.break_symmetry, choice.json);
+    io::stdout().lock().write_all(text.as_bytes())?;
     Ok(exit_code(u64::from(counts.labelled == 0)))
 }
 

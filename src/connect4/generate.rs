@@ -127,3 +127,60 @@ pub fn write_game(
         }
     }
 }
+
+/// What to generate: a file of random games, some broken on purpose.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GameBatch {
+    /// Games.
+    pub count: usize,
+    /// The seed: the same seed gives the same games.
+    pub seed: u64,
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// How moves are written.
+    pub notation: GameNotation,
+    /// Share of games broken on purpose (0 to 1).
+    pub faults: f64,
+}
+
+/// Why a batch of games cannot be generated.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GameBatchError {
+    /// The board is not supported.
+    #[error(transparent)]
+    Board(#[from] crate::connect4::BoardSizeError),
+    /// A share outside 0 to 1.
+    #[error("--faults is a share between 0 and 1, not {0}")]
+    Faults(f64),
+}
+
+impl GameBatch {
+    /// Checks the settings before anything is written.
+    pub fn check(&self) -> Result<(), GameBatchError> {
+        crate::connect4::board_fits(self.width, self.height)?;
+        if !(0.0..=1.0).contains(&self.faults) {
+            return Err(GameBatchError::Faults(self.faults));
+        }
+        Ok(())
+    }
+
+    /// Writes the games, one per line, to `out`; the settings must have passed
+    /// [`check`](Self::check).
+    pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.seed);
+        let (width, height) = (self.width, self.height);
+        for _ in 0..self.count {
+            let mut moves = random_game(width, height, &mut rng);
+            let fault = if rng.gen_bool(self.faults) {
+                break_game(&mut moves, width, height, self.notation, &mut rng)
+            } else {
+                WriteFault::None
+            };
+            writeln!(out, "{}", write_game(&moves, width, self.notation, fault))?;
+        }
+        Ok(())
+    }
+}

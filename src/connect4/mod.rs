@@ -30,5 +30,6 @@ pub use job::{
 pub use notation::{GameLog, Notation, NotationError};
 pub use replay::{cell_name, replay, AfterEnd, InvalidKind, Status, Verdict};
 pub use solve_job::{
-    AnyBook, SolveJob, SolvePuzzle, SolveSettings, SolveWorker, DEFAULT_TABLE_MB, SOLVED_STATUS,
+    AnyBook, BookFileError, SolveJob, SolvePuzzle, SolveSettings, SolveWorker, DEFAULT_TABLE_MB,
+    SOLVED_STATUS,
 };

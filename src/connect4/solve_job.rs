@@ -107,7 +107,57 @@ pub enum AnyBook {
     Wide(Arc<Book<u128>>),
 }
 
+/// Why an opening book file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum BookFileError {
+    /// The board is not supported.
+    #[error(transparent)]
+    Board(#[from] super::BoardSizeError),
+    /// The file cannot be opened.
+    #[error("cannot read {}", path.display())]
+    Open {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a book for the board.
+    #[error("book {}", path.display())]
+    Book {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong.
+        source: super::solve::BookError,
+    },
+}
+
 impl AnyBook {
+    /// Reads the book file at `path` for a `width × height` board.
+    pub fn read(
+        path: &std::path::Path,
+        width: usize,
+        height: usize,
+    ) -> Result<Self, BookFileError> {
+        let file = std::fs::File::open(path).map_err(|source| BookFileError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut reader = std::io::BufReader::new(file);
+        let bad = |source| BookFileError::Book {
+            path: path.to_path_buf(),
+            source,
+        };
+        Ok(if super::board_fits(width, height)? {
+            AnyBook::Narrow(Arc::new(
+                Book::read(&mut reader, width, height).map_err(bad)?,
+            ))
+        } else {
+            AnyBook::Wide(Arc::new(
+                Book::read(&mut reader, width, height).map_err(bad)?,
+            ))
+        })
+    }
+
     /// Whether the book holds only win, draw or loss.
     pub fn is_weak(&self) -> bool {
         match self {

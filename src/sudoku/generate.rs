@@ -1,7 +1,10 @@
 //! Generating puzzles with exactly one solution, rated by the search effort they need.
 
+use std::io::{self, Write};
+
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
 
 use super::{Algorithm, Grid, Solver, Status};
 
@@ -46,6 +49,87 @@ pub struct Generated {
     pub solution: Grid,
     /// Guesses the exact-cover solver needed to solve it and prove it unique.
     pub guesses: u64,
+}
+
+/// What to generate: a batch of puzzles from one seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Batch {
+    /// Puzzles.
+    pub count: usize,
+    /// The seed: the same seed gives the same puzzles, whatever the number of threads.
+    pub seed: u64,
+    /// Boxes of `box_size × box_size`.
+    pub box_size: usize,
+    /// Stop removing clues at this many.
+    pub min_clues: usize,
+    /// Keep only puzzles of this difficulty.
+    pub difficulty: Option<Difficulty>,
+}
+
+/// Puzzles made for a difficulty, at most, before giving up on one.
+pub const ATTEMPTS: usize = 1000;
+
+/// Why a batch could not be generated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("puzzle {number}: no {} puzzle in {ATTEMPTS} attempts; try another difficulty or --min-clues", difficulty.map_or("", Difficulty::name))]
+pub struct GenerateError {
+    /// The 1-based number of the puzzle that could not be made.
+    pub number: usize,
+    /// The difficulty asked for.
+    pub difficulty: Option<Difficulty>,
+}
+
+/// Generates `batch` on the current rayon pool. Puzzle `i` comes from its own stream of
+/// the seed, so the puzzles do not depend on the number of threads.
+pub fn generate_batch(batch: &Batch) -> Result<Vec<Generated>, GenerateError> {
+    let puzzles: Vec<Option<Generated>> = (0..batch.count)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(batch.seed);
+            rng.set_stream(i as u64);
+            (0..ATTEMPTS).find_map(|_| {
+                let generated = generate(batch.box_size, batch.min_clues, &mut rng);
+                let class = Difficulty::of_guesses(generated.guesses);
+                batch
+                    .difficulty
+                    .is_none_or(|w| w == class)
+                    .then_some(generated)
+            })
+        })
+        .collect();
+    puzzles
+        .into_iter()
+        .enumerate()
+        .map(|(i, generated)| {
+            generated.ok_or(GenerateError {
+                number: i + 1,
+                difficulty: batch.difficulty,
+            })
+        })
+        .collect()
+}
+
+/// Writes `puzzles` one per line, or as CSV (`puzzle,solution,clues,guesses,difficulty`).
+pub fn write_generated(out: &mut dyn Write, puzzles: &[Generated], csv: bool) -> io::Result<()> {
+    if csv {
+        writeln!(out, "puzzle,solution,clues,guesses,difficulty")?;
+    }
+    for generated in puzzles {
+        if csv {
+            writeln!(
+                out,
+                "{},{},{},{},{}",
+                generated.puzzle,
+                generated.solution,
+                generated.puzzle.clue_count(),
+                generated.guesses,
+                Difficulty::of_guesses(generated.guesses).name()
+            )?;
+        } else {
+            writeln!(out, "{}", generated.puzzle)?;
+        }
+    }
+    Ok(())
 }
 
 /// A random full grid with boxes of `box_size × box_size`: a valid pattern grid shuffled by

@@ -16,6 +16,7 @@
 
 pub mod backtrack;
 pub mod check;
+pub mod display;
 mod dlx;
 pub mod fast;
 pub mod generate;

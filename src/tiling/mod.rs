@@ -12,6 +12,7 @@
 
 mod board;
 mod count;
+pub mod display;
 mod job;
 mod placements;
 mod shapes;

@@ -13,6 +13,7 @@
 //! ```
 
 mod book;
+mod builder;
 mod checkpoint;
 mod ordering;
 mod position;
@@ -20,6 +21,7 @@ mod search;
 mod table;
 
 pub use book::{build_book, Book, BookError, BookSpec, BookStats, SolvedPosition};
+pub use builder::{BookBuildError, BookBuilder, BuildEvent};
 pub use checkpoint::Checkpoint;
 pub use position::{Bits, Geometry, Position};
 pub use search::{Analysis, Solver};
