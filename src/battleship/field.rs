@@ -20,12 +20,12 @@ pub struct Field {
 }
 
 /// How a field is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FieldFormat {
-    /// Decide per record: `[` starts a JSON list, several rows are split by white space or
-    /// line breaks, otherwise one line of `width × height` cells.
+    /// Decide per record: a JSON list if it starts with `[`, else a line.
     Auto,
-    /// One line: all cells in row-major order, or the rows separated by spaces.
+    /// One field per line: all cells in row-major order (square, or with --size), or the
+    /// rows separated by spaces. `1`, `x`, `#` are ship cells; `0`, `.` water.
     Line,
     /// A JSON (or Python) list of lists of 0 and 1 on one line.
     Json,

@@ -7,7 +7,7 @@ use thiserror::Error;
 use super::field::{cell_name, Field, MAX_HEIGHT, MAX_WIDTH};
 
 /// Whether ships may touch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Rules {
     /// Ships may touch by edge or corner (the seed article's rules): the ship cells must
     /// split exactly into straight ships of the fleet's lengths.

@@ -5,10 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 
 use puzzlebench::batch::InputFormat;
-use puzzlebench::battleship::{self, generate::write_fields, generate::FieldBatch};
+use puzzlebench::battleship::generate::{write_fields, FieldBatch};
+use puzzlebench::battleship::{self, FieldFormat, Rules};
 
 use super::{create_output, input_specs, parse_field_size, run_job, RunArgs};
 
@@ -25,33 +26,12 @@ pub(super) enum BattleshipCommand {
     Generate(BattleshipGenerateArgs),
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum RulesArg {
-    /// Ships may touch by edge or corner (the seed article's rules).
-    Touching,
-    /// No two ships touch, not even at a corner (the classic game).
-    Separated,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum FieldFormatArg {
-    /// Decide per record: a JSON list if it starts with `[`, else a line.
-    Auto,
-    /// One field per line: all cells in row-major order (square, or with --size), or the
-    /// rows separated by spaces. `1`, `x`, `#` are ship cells; `0`, `.` water.
-    Line,
-    /// A JSON (or Python) list of lists of 0 and 1 on one line.
-    Json,
-    /// One row per line, fields separated by blank lines.
-    Blocks,
-}
-
 /// Rules and fleet, shared by validation and generation.
 #[derive(Debug, Args)]
 pub(super) struct FleetArgs {
     /// Whether ships may touch.
-    #[arg(long, value_enum, default_value_t = RulesArg::Touching)]
-    rules: RulesArg,
+    #[arg(long, value_enum, default_value_t = Rules::Touching)]
+    rules: Rules,
     /// Ship lengths, separated by commas.
     #[arg(long, default_value = "4,3,3,2,2,2,1,1,1,1")]
     fleet: battleship::Fleet,
@@ -66,8 +46,8 @@ pub(super) struct BattleshipValidateArgs {
     #[arg(long, value_name = "WxH", value_parser = parse_field_size)]
     size: Option<(usize, usize)>,
     /// How fields are written.
-    #[arg(long, value_enum, default_value_t = FieldFormatArg::Auto)]
-    format: FieldFormatArg,
+    #[arg(long, value_enum, default_value_t = FieldFormat::Auto)]
+    format: FieldFormat,
     /// Also count the distinct ways to read each field as the fleet.
     #[arg(long)]
     count: bool,
@@ -98,18 +78,16 @@ pub(super) struct BattleshipGenerateArgs {
 }
 
 pub(super) fn validate_battleship(args: BattleshipValidateArgs) -> Result<ExitCode> {
-    let (format, input_format) = match args.format {
-        FieldFormatArg::Auto => (battleship::FieldFormat::Auto, InputFormat::Lines),
-        FieldFormatArg::Line => (battleship::FieldFormat::Line, InputFormat::Lines),
-        FieldFormatArg::Json => (battleship::FieldFormat::Json, InputFormat::Lines),
-        FieldFormatArg::Blocks => (battleship::FieldFormat::Blocks, InputFormat::Blocks),
+    let input_format = match args.format {
+        FieldFormat::Blocks => InputFormat::Blocks,
+        _ => InputFormat::Lines,
     };
     let inputs = input_specs(&args.run.files, Some(input_format))?;
     let job = battleship::ValidateJob {
-        rules: args.fleet.rules.into(),
+        rules: args.fleet.rules,
         fleet: args.fleet.fleet,
         size: args.size,
-        format,
+        format: args.format,
         count: args.count,
     };
     run_job(&job, "battleship validate", &inputs, &args.run)
@@ -122,7 +100,7 @@ pub(super) fn generate_battleship(args: BattleshipGenerateArgs) -> Result<ExitCo
         width: args.size.0,
         height: args.size.1,
         fleet: args.fleet.fleet,
-        rules: args.fleet.rules.into(),
+        rules: args.fleet.rules,
         faults: args.faults,
     };
     batch.check()?;
@@ -130,13 +108,4 @@ pub(super) fn generate_battleship(args: BattleshipGenerateArgs) -> Result<ExitCo
     write_fields(&batch, &mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl From<RulesArg> for battleship::Rules {
-    fn from(arg: RulesArg) -> Self {
-        match arg {
-            RulesArg::Touching => battleship::Rules::Touching,
-            RulesArg::Separated => battleship::Rules::Separated,
-        }
-    }
 }

@@ -12,7 +12,7 @@ use puzzlebench::connect4::generate::{GameBatch, GameNotation};
 use puzzlebench::connect4::play::{play_game, GameEnd, GameOptions, PlayError};
 use puzzlebench::connect4::solve::{BookBuilder, BookSpec, BuildEvent};
 use puzzlebench::connect4::{
-    self, AnyBook, GameLog, Notation, DEFAULT_HEIGHT, DEFAULT_TABLE_MB, DEFAULT_WIDTH,
+    self, AfterEnd, AnyBook, GameLog, Notation, DEFAULT_HEIGHT, DEFAULT_TABLE_MB, DEFAULT_WIDTH,
 };
 
 use super::{create_output, input_specs, progress_bar, run_job, thread_pool, FormatArg, RunArgs};
@@ -128,35 +128,16 @@ pub(super) struct BoardArgs {
     height: usize,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum NotationArg {
-    /// Colours if a token has an underscore, digits otherwise.
-    Auto,
-    /// Column numbers: `4453`, or `10,11,3` (separated by commas or spaces) for boards
-    /// wider than 9.
-    Digits,
-    /// `F_Yellow, A_Red, …` (column letter, underscore, colour), optionally as a JSON list.
-    Colors,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum AfterEndArg {
-    /// A move after the game ended makes it invalid.
-    Error,
-    /// The first four decides; later moves are ignored and counted in `trailing`.
-    Ignore,
-}
-
 #[derive(Debug, Args)]
 pub(super) struct Connect4ValidateArgs {
     #[command(flatten)]
     board: BoardArgs,
     /// How moves are written.
-    #[arg(long, value_enum, default_value_t = NotationArg::Auto)]
-    notation: NotationArg,
+    #[arg(long, value_enum, default_value_t = Notation::Auto)]
+    notation: Notation,
     /// What moves after the end of the game mean.
-    #[arg(long, value_enum, default_value_t = AfterEndArg::Error)]
-    after_end: AfterEndArg,
+    #[arg(long, value_enum, default_value_t = AfterEnd::Error)]
+    after_end: AfterEnd,
     /// CSV column holding the moves (default: the first); the other columns are carried
     /// through to the results.
     #[arg(long, value_name = "NAME")]
@@ -166,14 +147,6 @@ pub(super) struct Connect4ValidateArgs {
     format: Option<FormatArg>,
     #[command(flatten)]
     run: RunArgs,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum GameNotationArg {
-    /// Column numbers.
-    Digits,
-    /// `D_Yellow, C_Red, …`.
-    Colors,
 }
 
 #[derive(Debug, Args)]
@@ -187,8 +160,8 @@ pub(super) struct Connect4GenerateArgs {
     #[command(flatten)]
     board: BoardArgs,
     /// How to write the games.
-    #[arg(long, value_enum, default_value_t = GameNotationArg::Digits)]
-    notation: GameNotationArg,
+    #[arg(long, value_enum, default_value_t = GameNotation::Digits)]
+    notation: GameNotation,
     /// Share of games broken on purpose: a move into a full column, the same colour twice,
     /// a move after the end, an unreadable token, or a game cut short.
     #[arg(long, default_value_t = 0.0)]
@@ -394,15 +367,8 @@ pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> 
         width: args.board.width,
         height: args.board.height,
         fits_u64,
-        notation: match args.notation {
-            NotationArg::Auto => Notation::Auto,
-            NotationArg::Digits => Notation::Digits,
-            NotationArg::Colors => Notation::Colors,
-        },
-        after_end: match args.after_end {
-            AfterEndArg::Error => connect4::AfterEnd::Error,
-            AfterEndArg::Ignore => connect4::AfterEnd::Ignore,
-        },
+        notation: args.notation,
+        after_end: args.after_end,
         column: args.column,
     };
     run_job(&job, "connect4 validate", &inputs, &args.run)
@@ -414,10 +380,7 @@ pub(super) fn generate_connect4(args: Connect4GenerateArgs) -> Result<ExitCode> 
         seed: args.seed,
         width: args.board.width,
         height: args.board.height,
-        notation: match args.notation {
-            GameNotationArg::Digits => GameNotation::Digits,
-            GameNotationArg::Colors => GameNotation::Colors,
-        },
+        notation: args.notation,
         faults: args.faults,
     };
     batch.check()?;

@@ -81,8 +81,8 @@ struct RunArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Format of the result rows.
-    #[arg(long, value_enum, default_value_t = OutputFormatArg::Csv)]
-    output_format: OutputFormatArg,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Csv)]
+    output_format: OutputFormat,
     /// Write summary.json, summary.csv, summary.md and env.json into DIR.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
@@ -109,14 +109,6 @@ impl FormatArg {
             FormatArg::Csv => InputFormat::Csv,
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum OutputFormatArg {
-    /// CSV with a header row.
-    Csv,
-    /// One JSON object per line.
-    Jsonl,
 }
 
 impl Cli {
@@ -176,11 +168,7 @@ fn run_job<J: Job>(
         }
         None => Box::new(io::stdout()),
     };
-    let format = match args.output_format {
-        OutputFormatArg::Csv => OutputFormat::Csv,
-        OutputFormatArg::Jsonl => OutputFormat::Jsonl,
-    };
-    let mut sink = report::row_writer(format, out);
+    let mut sink = report::row_writer(args.output_format, out);
     let interactive = args.progress || io::stderr().is_terminal();
     let progress: Box<dyn Progress> = if interactive {
         Box::new(TerminalProgress::new())

@@ -33,16 +33,6 @@ pub(super) enum SudokuCommand {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum DifficultyArg {
-    /// Solved by forced moves alone (no guess).
-    Easy,
-    /// One to five guesses.
-    Medium,
-    /// Six guesses or more.
-    Hard,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
 pub(super) enum GeneratedFormatArg {
     /// One puzzle per line, `.` for blanks.
     Lines,
@@ -66,7 +56,7 @@ pub(super) struct SudokuGenerateArgs {
     min_clues: usize,
     /// Keep only puzzles of this difficulty (rated by the exact-cover solver's guesses).
     #[arg(long, value_enum)]
-    difficulty: Option<DifficultyArg>,
+    difficulty: Option<Difficulty>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = GeneratedFormatArg::Lines)]
     format: GeneratedFormatArg,
@@ -76,17 +66,6 @@ pub(super) struct SudokuGenerateArgs {
     /// Worker threads (default: one per core); the output does not depend on it.
     #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
     threads: usize,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum AlgorithmArg {
-    /// Bitset solver with constraint propagation, the fastest on 9×9; other sizes are
-    /// solved by dlx.
-    Fast,
-    /// Dancing-links exact cover.
-    Dlx,
-    /// Classic cell-by-cell backtracking (the baseline).
-    Backtrack,
 }
 
 /// Where the puzzle is and how big it is.
@@ -103,8 +82,8 @@ pub(super) struct PuzzleArgs {
 #[derive(Debug, Args)]
 pub(super) struct SolveArgs {
     /// Solving algorithm.
-    #[arg(long, value_enum, default_value_t = AlgorithmArg::Fast)]
-    algo: AlgorithmArg,
+    #[arg(long, value_enum, default_value_t = Algorithm::Fast)]
+    algo: Algorithm,
     /// Count solutions up to N before stopping: 2 proves uniqueness, 1 stops at the first
     /// solution (and `solved` then does not mean unique).
     #[arg(long, default_value_t = DEFAULT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
@@ -140,7 +119,7 @@ pub(super) fn solve_sudoku(args: SolveArgs) -> Result<ExitCode> {
     let side = check_size(args.puzzle.size)?;
     let inputs = input_specs(&args.run.files, args.format.map(FormatArg::input_format))?;
     let job = sudoku::SolveJob {
-        algorithm: args.algo.into(),
+        algorithm: args.algo,
         limit: args.limit,
         side,
         column: args.puzzle.column,
@@ -173,11 +152,7 @@ pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
         seed: args.seed,
         box_size: sudoku::box_size_of_side(args.size)?,
         min_clues: args.min_clues,
-        difficulty: args.difficulty.map(|d| match d {
-            DifficultyArg::Easy => Difficulty::Easy,
-            DifficultyArg::Medium => Difficulty::Medium,
-            DifficultyArg::Hard => Difficulty::Hard,
-        }),
+        difficulty: args.difficulty,
     };
     let puzzles = thread_pool(args.threads)?.install(|| generate_batch(&batch))?;
     let mut out = create_output(args.output.as_ref())?;
@@ -192,14 +167,4 @@ fn check_size(size: Option<usize>) -> Result<Option<usize>> {
         sudoku::box_size_of_side(side)?;
     }
     Ok(size)
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Self {
-        match arg {
-            AlgorithmArg::Fast => Algorithm::Fast,
-            AlgorithmArg::Dlx => Algorithm::Dlx,
-            AlgorithmArg::Backtrack => Algorithm::Backtrack,
-        }
-    }
 }

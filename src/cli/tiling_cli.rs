@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 
 use puzzlebench::tiling;
 use puzzlebench::tiling::display::{
@@ -60,29 +60,8 @@ pub(super) struct BoardChoice {
     no_symmetry: bool,
     /// The exact-cover search: bit masks for boards of up to 128 cells and pieces
     /// (`auto`, the fastest), or the dancing links.
-    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
-    engine: EngineArg,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum EngineArg {
-    /// Bit masks when the board's cells and the pieces number at most 128, else dancing
-    /// links.
-    Auto,
-    /// The dancing-links engine.
-    Dlx,
-    /// Bit masks (dancing links above 128 cells and pieces).
-    Bits,
-}
-
-impl From<EngineArg> for tiling::Engine {
-    fn from(arg: EngineArg) -> Self {
-        match arg {
-            EngineArg::Auto => tiling::Engine::Auto,
-            EngineArg::Dlx => tiling::Engine::DancingLinks,
-            EngineArg::Bits => tiling::Engine::BitMasks,
-        }
-    }
+    #[arg(long, value_enum, default_value_t = tiling::Engine::Auto)]
+    engine: tiling::Engine,
 }
 
 #[derive(Debug, Args)]
@@ -95,30 +74,14 @@ pub(super) struct TilingCountArgs {
     board: BoardChoice,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum TopLeftArg {
-    /// The top-left cell is black.
-    Black,
-    /// The top-left cell is white.
-    White,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum SolutionFormatArg {
-    /// Framed grids.
-    Text,
-    /// One JSON object per solution: its placements (stone, orientation, cells).
-    Jsonl,
-}
-
 #[derive(Debug, Args)]
 pub(super) struct CheckerboardSolveArgs {
     /// The stones file. Without --board or --board-file the board comes from a name like
     /// `8x8_1.txt`.
     stones: PathBuf,
     /// Colour of the top-left cell of a --board rectangle.
-    #[arg(long, value_enum, default_value_t = TopLeftArg::Black)]
-    top_left: TopLeftArg,
+    #[arg(long, value_enum, default_value_t = tiling::Color::Black)]
+    top_left: tiling::Color,
     /// Stop after N solutions.
     #[arg(long, value_name = "N", conflicts_with = "all")]
     limit: Option<u64>,
@@ -129,8 +92,8 @@ pub(super) struct CheckerboardSolveArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// How to print solutions.
-    #[arg(long, value_enum, default_value_t = SolutionFormatArg::Text)]
-    output_format: SolutionFormatArg,
+    #[arg(long, value_enum, default_value_t = SolutionFormat::Text)]
+    output_format: SolutionFormat,
     #[command(flatten)]
     board: BoardChoice,
 }
@@ -141,8 +104,8 @@ pub(super) struct CheckerboardCountArgs {
     /// stone). Without --board or --board-file the board comes from a name like `8x8_1.txt`.
     stones: PathBuf,
     /// Colour of the top-left cell of a --board rectangle.
-    #[arg(long, value_enum, default_value_t = TopLeftArg::Black)]
-    top_left: TopLeftArg,
+    #[arg(long, value_enum, default_value_t = tiling::Color::Black)]
+    top_left: tiling::Color,
     #[command(flatten)]
     board: BoardChoice,
 }
@@ -159,21 +122,18 @@ pub(super) fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
 
 pub(super) fn count_checkerboard(args: CheckerboardCountArgs) -> Result<ExitCode> {
     let pieces = read_pieces(&args.stones)?;
-    let board = board(&args.board, Some(&args.stones), Some(args.top_left.into()))?;
+    let board = board(&args.board, Some(&args.stones), Some(args.top_left))?;
     print_counts(&board, &pieces, &args.board)
 }
 
 pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode> {
     let pieces = read_pieces(&args.stones)?;
-    let board = board(&args.board, Some(&args.stones), Some(args.top_left.into()))?;
+    let board = board(&args.board, Some(&args.stones), Some(args.top_left))?;
     let Some(mut problem) = possible(tiling::Tiling::new(&board, &pieces)) else {
         return Ok(exit_code(1));
     };
     let mut out = create_output(args.output.as_ref())?;
-    let format = match args.output_format {
-        SolutionFormatArg::Text => SolutionFormat::Text,
-        SolutionFormatArg::Jsonl => SolutionFormat::Jsonl,
-    };
+    let format = args.output_format;
     let limit = args.limit.unwrap_or(u64::MAX);
     let found = write_solutions(&mut problem, &board, &pieces, format, limit, &mut out)
         .context("cannot write the solutions")?;
@@ -215,7 +175,7 @@ fn print_counts(
     } else {
         tiling::Symmetry::Derived
     };
-    let built = tiling::Tiling::configured(board, pieces, symmetry, choice.engine.into());
+    let built = tiling::Tiling::configured(board, pieces, symmetry, choice.engine);
     let Some(problem) = possible(built) else {
         return Ok(exit_code(1));
     };
@@ -235,15 +195,6 @@ fn print_counts(
     let text = counts_text(&counts, choice.break_symmetry, choice.json);
     io::stdout().lock().write_all(text.as_bytes())?;
     Ok(exit_code(u64::from(counts.labelled == 0)))
-}
-
-impl From<TopLeftArg> for tiling::Color {
-    fn from(arg: TopLeftArg) -> Self {
-        match arg {
-            TopLeftArg::Black => tiling::Color::Black,
-            TopLeftArg::White => tiling::Color::White,
-        }
-    }
 }
 
 /// The problem, or `None` after saying why the pieces cannot cover the board: that is a

@@ -5,11 +5,11 @@ use rand::Rng;
 use super::board::{Board, MoveResult};
 
 /// How generated games are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum GameNotation {
-    /// Column numbers: one digit each up to 9 columns, comma-separated beyond.
+    /// Column numbers.
     Digits,
-    /// `D_Yellow, C_Red, …`, Yellow first.
+    /// `D_Yellow, C_Red, …`.
     Colors,
 }
 

@@ -2,17 +2,16 @@
 
 use thiserror::Error;
 
-/// How a game's moves are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a game's moves are written (the colour names may be any two, in any case; the
+/// first token's colour moves first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Notation {
-    /// Decide per line: colours if a token has an underscore, digits otherwise.
+    /// Colours if a token has an underscore, digits otherwise.
     Auto,
-    /// 1-based column numbers: one digit each (`4453`), or numbers separated by commas or
-    /// spaces (`10,11,3`), which boards wider than 9 need.
+    /// Column numbers: `4453`, or `10,11,3` (separated by commas or spaces) for boards
+    /// wider than 9.
     Digits,
-    /// The seed article's tokens `F_Yellow, A_Red, …`: column letter, underscore, colour
-    /// name (any two names, any case; the first token's colour moves first), separated by
-    /// commas or spaces, optionally as a JSON or Python list on one line.
+    /// `F_Yellow, A_Red, …` (column letter, underscore, colour), optionally as a JSON list.
     Colors,
 }
 

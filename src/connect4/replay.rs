@@ -6,11 +6,11 @@ use super::board::{lines_through, Board, Mask, MoveResult};
 use super::notation::GameLog;
 
 /// What to do with moves after the game has ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum AfterEnd {
-    /// A move after the end makes the game invalid.
+    /// A move after the game ended makes it invalid.
     Error,
-    /// The seed article's reading: the first four decides, later moves are ignored.
+    /// The first four decides; later moves are ignored and counted in `trailing`.
     Ignore,
 }
 

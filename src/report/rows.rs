@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::batch::{RowFormatter, RowSink, Value};
 
 /// The format of result rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum OutputFormat {
     /// CSV with a header row.
     #[default]

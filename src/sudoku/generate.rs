@@ -10,9 +10,9 @@ use super::{Algorithm, Grid, Solver, Status};
 
 /// How much searching a puzzle needs, measured by the exact-cover solver's guesses (options
 /// tried where two or more remained).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Difficulty {
-    /// No guess: forced moves alone solve it.
+    /// Solved by forced moves alone (no guess).
     Easy,
     /// One to five guesses.
     Medium,

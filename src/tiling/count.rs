@@ -103,15 +103,17 @@ pub enum Symmetry {
 }
 
 /// Which exact-cover search runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Engine {
-    /// Bit masks when the board cells and piece items fit in 128, dancing links otherwise.
+    /// Bit masks when the board's cells and the pieces number at most 128, else dancing
+    /// links.
     #[default]
     Auto,
-    /// The dancing-links engine ([`Dlx`]).
+    /// The dancing-links engine.
+    #[value(name = "dlx")]
     DancingLinks,
-    /// The bit-mask engine ([`BitCover`]); boards of more than 128 cells and pieces fall
-    /// back to dancing links.
+    /// Bit masks (dancing links above 128 cells and pieces).
+    #[value(name = "bits")]
     BitMasks,
 }
 

@@ -52,11 +52,11 @@ pub fn solution_json(number: u64, board: &Board, chosen: &[&Placement]) -> Strin
 }
 
 /// How solutions are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SolutionFormat {
-    /// Framed grids, each after a `solution N` line.
+    /// Framed grids.
     Text,
-    /// One JSON object per solution.
+    /// One JSON object per solution: its placements (stone, orientation, cells).
     Jsonl,
 }
 

@@ -3,11 +3,11 @@
 use thiserror::Error;
 
 /// A cell colour of the checkerboard puzzle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Color {
-    /// Black.
+    /// A black cell.
     Black,
-    /// White.
+    /// A white cell.
     White,
 }
 
