@@ -9,7 +9,9 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use puzzlebench::batch::InputFormat;
 use puzzlebench::connect4::generate::{GameBatch, GameNotation};
-use puzzlebench::connect4::play::{play_game, GameEnd, GameOptions, PlayError};
+use puzzlebench::connect4::play::{
+    play, terminal_wants_colour, GameEnd, GameLogFile, GameOptions, PlayError,
+};
 use puzzlebench::connect4::solve::{BookBuilder, BookSpec, BuildEvent};
 use puzzlebench::connect4::{
     self, AfterEnd, AnyBook, GameLog, Notation, DEFAULT_HEIGHT, DEFAULT_TABLE_MB, DEFAULT_WIDTH,
@@ -269,25 +271,14 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
     }
     let stats = stats?;
     let bytes = std::fs::metadata(&builder.output).map_or(0, |m| m.len());
-    let resumed = match stats.resumed {
-        0 => String::new(),
-        n => format!(", {n} more from the checkpoint"),
-    };
-    eprintln!(
-        "book of {}: {} positions ({} solved at depth {}{resumed}, {} nodes), {bytes} bytes, {:.1} s",
-        builder.spec,
-        stats.positions,
-        stats.solved,
-        args.depth,
-        stats.nodes,
-        started.elapsed().as_secs_f64()
-    );
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!("{}", stats.describe(&builder.spec, bytes, seconds));
     Ok(ExitCode::SUCCESS)
 }
 
 pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
     let (width, height) = (args.board.width, args.board.height);
-    let fits_u64 = connect4::board_fits(width, height)?;
+    connect4::board_fits(width, height)?;
     let colour = match args.colour {
         ColourArg::Auto => io::stdout().is_terminal() && terminal_wants_colour(),
         ColourArg::Always => true,
@@ -315,49 +306,21 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
         Some(path) => Some(AnyBook::read(path, width, height)?),
         None => None,
     };
-    // The log is opened before the game, so that a path that cannot be written does not
-    // cost a game played to its end.
-    let log = match &args.log {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open the log {}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut log = args.log.as_deref().map(GameLogFile::open).transpose()?;
     let (mut input, mut out) = (io::stdin().lock(), io::stdout().lock());
-    let record = match book {
-        Some(AnyBook::Narrow(book)) => play_game::<u64>(&options, Some(book), &mut input, &mut out),
-        Some(AnyBook::Wide(book)) => play_game::<u128>(&options, Some(book), &mut input, &mut out),
-        None if fits_u64 => play_game::<u64>(&options, None, &mut input, &mut out),
-        None => play_game::<u128>(&options, None, &mut input, &mut out),
-    }
-    .map_err(|error| match error {
+    let record = play(&options, book, &mut input, &mut out).map_err(|error| match error {
         PlayError::Opening(why) => anyhow::anyhow!("--start: {why}"),
         other => other.into(),
     })?;
     out.flush()?;
-    if let (Some(mut log), Some(path)) = (log, &args.log) {
-        if !record.moves.is_empty() {
-            writeln!(log, "{}", record.digits(width))
-                .with_context(|| format!("cannot write the log {}", path.display()))?;
-        }
+    if let Some(log) = &mut log {
+        log.append(&record, width)?;
     }
     // A scripted game whose moves ran out is not a finished game.
     Ok(match record.end {
         GameEnd::InputEnded => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     })
-}
-
-/// Whether the environment allows colour on a terminal: no `NO_COLOR` (see no-color.org)
-/// and a `TERM` other than `dumb`.
-fn terminal_wants_colour() -> bool {
-    let no_colour = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
-    let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
-    !no_colour && !dumb
 }
 
 pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> {

@@ -158,16 +158,7 @@ fn run_job<J: Job>(
     inputs: &[InputSpec],
     args: &RunArgs,
 ) -> Result<ExitCode> {
-    let out: Box<dyn Write + Send> = match &args.output {
-        Some(path) => {
-            InputSpec::check_output(path, inputs)?;
-            Box::new(
-                File::create(path)
-                    .with_context(|| format!("cannot create output file {}", path.display()))?,
-            )
-        }
-        None => Box::new(io::stdout()),
-    };
+    let out = report::open_output(args.output.as_deref(), inputs)?;
     let mut sink = report::row_writer(args.output_format, out);
     let interactive = args.progress || io::stderr().is_terminal();
     let progress: Box<dyn Progress> = if interactive {

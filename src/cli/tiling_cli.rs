@@ -168,13 +168,7 @@ fn print_counts(
     pieces: &[tiling::Piece],
     choice: &BoardChoice,
 ) -> Result<ExitCode> {
-    let symmetry = if choice.break_symmetry {
-        tiling::Symmetry::Broken
-    } else if choice.no_symmetry {
-        tiling::Symmetry::Ignored
-    } else {
-        tiling::Symmetry::Derived
-    };
+    let symmetry = tiling::Symmetry::from_flags(choice.break_symmetry, choice.no_symmetry);
     let built = tiling::Tiling::configured(board, pieces, symmetry, choice.engine);
     let Some(problem) = possible(built) else {
         return Ok(exit_code(1));

@@ -107,6 +107,82 @@ const PLAIN: [char; 2] = ['X', 'O'];
 /// Plays one game, reading a human's moves from `input` and drawing everything to `out`.
 /// A human types a column number, `u` to undo (back to their previous turn) or `q` to
 /// quit; a bad or full column is asked again. Perfect players use `book` if given.
+/// Plays a game on the board of `options` with `book` if any, the mask width chosen by the
+/// board (see [`play_game`]).
+pub fn play(
+    options: &GameOptions,
+    book: Option<super::AnyBook>,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> Result<GameRecord, PlayError> {
+    use super::AnyBook;
+    let fits_u64 = super::board_fits(options.width, options.height).unwrap_or(false);
+    match book {
+        Some(AnyBook::Narrow(book)) => play_game::<u64>(options, Some(book), input, out),
+        Some(AnyBook::Wide(book)) => play_game::<u128>(options, Some(book), input, out),
+        None if fits_u64 => play_game::<u64>(options, None, input, out),
+        None => play_game::<u128>(options, None, input, out),
+    }
+}
+
+/// Whether the environment allows colour on a terminal: no `NO_COLOR` (see no-color.org)
+/// and a `TERM` other than `dumb`.
+pub fn terminal_wants_colour() -> bool {
+    let no_colour = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+    let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
+    !no_colour && !dumb
+}
+
+/// A log of games: each finished game appended as one line of column digits, which
+/// `connect4 validate` reads. Opened before the game, so that a path that cannot be written
+/// does not cost a game played to its end.
+#[derive(Debug)]
+pub struct GameLogFile {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+}
+
+/// A game log that cannot be opened or written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} the log {}", path.display())]
+pub struct GameLogError {
+    action: &'static str,
+    path: std::path::PathBuf,
+    source: io::Error,
+}
+
+impl GameLogFile {
+    /// Opens `path` to append to it, creating it if needed.
+    pub fn open(path: &std::path::Path) -> Result<Self, GameLogError> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|source| GameLogError {
+                action: "open",
+                path: path.to_path_buf(),
+                source,
+            })?;
+        Ok(GameLogFile {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Appends `record`'s moves, if it has any, on a board `width` columns wide.
+    pub fn append(&mut self, record: &GameRecord, width: usize) -> Result<(), GameLogError> {
+        if record.moves.is_empty() {
+            return Ok(());
+        }
+        writeln!(self.file, "{}", record.digits(width)).map_err(|source| GameLogError {
+            action: "write",
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+/// Plays a game on a board whose masks are `M`.
 pub fn play_game<M: Bits>(
     options: &GameOptions,
     book: Option<Arc<Book<M>>>,

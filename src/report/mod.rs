@@ -23,3 +23,36 @@ pub fn write_report(dir: &Path, summary: &Summary, env: &EnvInfo) -> Result<(), 
     export::write_file(&dir.join("env.json"), env.to_json() + "\n")?;
     Ok(())
 }
+
+/// The results file `path`, or standard output: refused when it is one of `inputs`
+/// (checked before it is opened, which would empty it).
+pub fn open_output(
+    path: Option<&Path>,
+    inputs: &[crate::batch::InputSpec],
+) -> Result<Box<dyn std::io::Write + Send>, OutputError> {
+    let Some(path) = path else {
+        return Ok(Box::new(std::io::stdout()));
+    };
+    crate::batch::InputSpec::check_output(path, inputs)?;
+    let file = std::fs::File::create(path).map_err(|source| OutputError::Create {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(Box::new(file))
+}
+
+/// Why the results file cannot be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// It is one of the inputs.
+    #[error(transparent)]
+    Input(#[from] crate::batch::BatchError),
+    /// It cannot be created.
+    #[error("cannot create output file {}", path.display())]
+    Create {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}

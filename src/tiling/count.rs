@@ -102,6 +102,18 @@ pub enum Symmetry {
     Ignored,
 }
 
+impl Symmetry {
+    /// The handling the command-line flags ask for: `broken` breaks the symmetries,
+    /// `ignored` uses none, neither derives the counts (the default).
+    pub fn from_flags(broken: bool, ignored: bool) -> Self {
+        match (broken, ignored) {
+            (true, _) => Symmetry::Broken,
+            (false, true) => Symmetry::Ignored,
+            (false, false) => Symmetry::Derived,
+        }
+    }
+}
+
 /// Which exact-cover search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Engine {

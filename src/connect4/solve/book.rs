@@ -143,6 +143,21 @@ pub struct BookStats {
     pub nodes: u64,
 }
 
+impl BookStats {
+    /// The line `connect4 book` ends with: the book, its positions, the nodes searched,
+    /// its size and the time taken.
+    pub fn describe(&self, spec: &BookSpec, bytes: u64, seconds: f64) -> String {
+        let resumed = match self.resumed {
+            0 => String::new(),
+            n => format!(", {n} more from the checkpoint"),
+        };
+        format!(
+            "book of {spec}: {} positions ({} solved at depth {}{resumed}, {} nodes), {bytes} bytes, {seconds:.1} s",
+            self.positions, self.solved, spec.depth, self.nodes
+        )
+    }
+}
+
 impl<M: Bits> Book<M> {
     /// The score of the position with symmetric key `key` and `moves` stones (only its sign
     /// in a weak book), if the book holds it.
