@@ -13,6 +13,7 @@
 //! ```
 
 mod book;
+mod build;
 mod builder;
 mod checkpoint;
 mod ordering;
@@ -20,7 +21,8 @@ mod position;
 mod search;
 mod table;
 
-pub use book::{build_book, Book, BookError, BookSpec, BookStats, SolvedPosition};
+pub use book::{Book, BookError, BookSpec};
+pub use build::{build_book, BookStats, SolvedPosition};
 pub use builder::{BookBuildError, BookBuilder, BuildEvent};
 pub use checkpoint::Checkpoint;
 pub use position::{Bits, Geometry, Position};
