@@ -92,6 +92,15 @@ pub enum PuzzleError {
 }
 
 impl PuzzleError {
+    /// `Ok` when `algorithm` is one of `P`'s.
+    pub fn check_algorithm<P: Puzzle>(algorithm: &str) -> Result<(), Self> {
+        if P::ALGORITHMS.contains(&algorithm) {
+            Ok(())
+        } else {
+            Err(Self::unknown_algorithm::<P>(algorithm))
+        }
+    }
+
     /// The error for an algorithm `P` does not have.
     pub fn unknown_algorithm<P: Puzzle>(algorithm: &str) -> Self {
         PuzzleError::UnknownAlgorithm {

@@ -72,9 +72,7 @@ impl Puzzle for ValidatePuzzle {
         algorithm: &str,
         _inputs: &[InputSpec],
     ) -> Result<ValidateJob, PuzzleError> {
-        if !Self::ALGORITHMS.contains(&algorithm) {
-            return Err(PuzzleError::unknown_algorithm::<Self>(algorithm));
-        }
+        PuzzleError::check_algorithm::<Self>(algorithm)?;
         Ok(ValidateJob {
             width: board.width,
             height: board.height,
