@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod battleship;
 pub mod bench;
+pub mod budget;
 pub mod connect4;
 pub mod exact_cover;
 pub mod kinds;

@@ -280,6 +280,8 @@ impl<P: Puzzle> Configured for Settings<P> {
 mod tests {
     use std::io::{self, Write};
 
+    use crate::budget::Meter;
+
     use serde::Deserialize;
 
     use super::*;
@@ -314,7 +316,13 @@ mod tests {
             Ok(())
         }
         fn new_worker(&self) {}
-        fn process(&self, _: &mut (), _: &(), record: &Record) -> Result<Outcome, JobError> {
+        fn process(
+            &self,
+            _: &mut (),
+            _: &(),
+            record: &Record,
+            _: &mut Meter,
+        ) -> Result<Outcome, JobError> {
             let RecordContent::Line(word) = &record.content else {
                 return Err(JobError::Invalid("not a word".into()));
             };

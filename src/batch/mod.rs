@@ -21,6 +21,8 @@ pub use stats::{latency_histogram, LatencySummary, RunStats};
 
 use thiserror::Error;
 
+use crate::budget::{Meter, OverBudget};
+
 /// One cell of a result row.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -85,6 +87,22 @@ pub struct Outcome {
 /// The status the runner gives a record the job could not read.
 pub const ERROR_STATUS: &str = "error";
 
+/// The status of a record whose search was stopped by its budget.
+pub const TIMEOUT_STATUS: &str = "timeout";
+
+impl Outcome {
+    /// A record whose search was stopped by its budget: status [`TIMEOUT_STATUS`], a
+    /// failure, the limit in the error message, and `values` holding the effort spent.
+    pub fn over_budget(over: OverBudget, values: Vec<Value>) -> Outcome {
+        Outcome {
+            status: TIMEOUT_STATUS,
+            failed: true,
+            error: over.to_string(),
+            values,
+        }
+    }
+}
+
 /// What a puzzle implements to run on the batch runner.
 pub trait Job: Sync {
     /// Per-input facts worked out once from the CSV header (or for line inputs), such as
@@ -117,12 +135,15 @@ pub trait Job: Sync {
     /// Makes fresh per-worker state.
     fn new_worker(&self) -> Self::Worker;
     /// Processes one record. An `Err` is a record that cannot be read: its row gets status
-    /// [`ERROR_STATUS`] and the error's message.
+    /// [`ERROR_STATUS`] and the error's message. A search counts its nodes (or guesses) on
+    /// `meter`, the record's budget, and ends with [`Outcome::over_budget`] when it is
+    /// spent.
     fn process(
         &self,
         worker: &mut Self::Worker,
         layout: &Self::Layout,
         record: &Record,
+        meter: &mut Meter,
     ) -> Result<Outcome, JobError>;
 }
 

@@ -15,8 +15,9 @@ use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
 use super::{
     BatchError, InputFormat, InputSpec, Job, JobError, Outcome, Progress, RecordContent, RunStats,
-    Value, ERROR_STATUS,
+    Value, ERROR_STATUS, TIMEOUT_STATUS,
 };
+use crate::budget::{Budget, Meter};
 
 /// Where result rows go (a CSV or JSON Lines writer, or a collector in tests).
 pub trait RowSink {
@@ -26,6 +27,11 @@ pub trait RowSink {
     fn write_row(&mut self, row: &[Value]) -> io::Result<()>;
     /// Called once after the last row.
     fn finish(&mut self) -> io::Result<()>;
+    /// Pushes the rows written so far out of any buffer: called while the run waits for
+    /// a slow record, so that finished rows are not held back.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
     /// A formatter giving exactly the bytes this sink writes for a row, if it writes rows
     /// as bytes (asked after [`begin`](RowSink::begin)). With one, the runner's workers
     /// format the rows and the sink gets them through
@@ -59,6 +65,8 @@ pub struct RunOptions {
     pub chunks_in_flight_per_thread: usize,
     /// Stop after this many records in all (the first ones, in input order).
     pub max_records: Option<u64>,
+    /// Each record's budget: a record over it gets a [`TIMEOUT_STATUS`] row.
+    pub budget: Budget,
 }
 
 impl Default for RunOptions {
@@ -66,8 +74,9 @@ impl Default for RunOptions {
         RunOptions {
             threads: 0,
             chunk_records: 256,
-            chunks_in_flight_per_thread: 4,
+            chunks_in_flight_per_thread: 16,
             max_records: None,
+            budget: Budget::UNLIMITED,
         }
     }
 }
@@ -236,6 +245,8 @@ struct Shared<'a, J: Job> {
     /// The sink's formatter, if it has one.
     formatter: Option<Arc<dyn RowFormatter>>,
     buffers: &'a BufferPool,
+    /// Each record's budget.
+    budget: Budget,
 }
 
 /// Runs `job` over `inputs`, writing one row per record to `sink` in input order.
@@ -293,6 +304,9 @@ impl<'a, J: Job> Pipeline<'a, J> {
         let tallied_names: Vec<&str> = tallied.iter().map(|&i| job_columns[i].as_str()).collect();
         let mut stats = RunStats::new(&job.statuses(), &tallied_names, pool.current_num_threads());
         stats.count_status(ERROR_STATUS, 0);
+        if options.budget.is_limited() {
+            stats.count_status(TIMEOUT_STATUS, 0);
+        }
         let schema = RowSchema {
             with_file: inputs.len() > 1,
             job_columns,
@@ -351,6 +365,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
             tallied: &self.tallied,
             formatter: sink.formatter(),
             buffers: &buffers,
+            budget: self.options.budget,
         };
         let mut writer = Writer {
             sink,
@@ -361,6 +376,8 @@ impl<'a, J: Job> Pipeline<'a, J> {
             buffers: &buffers,
             bytes_read: &self.bytes_read,
             row: Vec::new(),
+            // The header is out once the first wait is long enough to flush.
+            unflushed: true,
         };
         let in_flight = threads.max(1) * self.options.chunks_in_flight_per_thread.max(1);
         let (read_result, write_result) =
@@ -385,10 +402,22 @@ struct Writer<'a, 's> {
     buffers: &'a BufferPool,
     bytes_read: &'a AtomicU64,
     row: Vec<Value>,
+    /// Whether rows were written since the sink was last flushed.
+    unflushed: bool,
 }
 
 impl Writer<'_, '_> {
+    /// Flushes the sink if rows were written since the last flush.
+    fn flush(&mut self) -> io::Result<()> {
+        if self.unflushed {
+            self.unflushed = false;
+            self.sink.flush()?;
+        }
+        Ok(())
+    }
+
     fn write(&mut self, done: Processed) -> io::Result<()> {
+        self.unflushed = true;
         done.counts.add_to(self.stats);
         match done.rows {
             ChunkRows::Formatted(bytes) => {
@@ -412,6 +441,33 @@ impl Writer<'_, '_> {
     }
 }
 
+/// Processed chunks put back in input order.
+struct InOrder {
+    /// Chunks done but not yet written, by sequence number.
+    pending: BTreeMap<u64, Processed>,
+    /// The sequence number of the next chunk to write.
+    next: u64,
+    /// Chunks cut but not yet written.
+    unwritten: usize,
+}
+
+impl InOrder {
+    /// Takes `done` and writes every chunk that is next in input order.
+    fn write_ready(&mut self, done: Processed, writer: &mut Writer<'_, '_>) -> io::Result<()> {
+        self.pending.insert(done.seq, done);
+        while let Some(done) = self.pending.remove(&self.next) {
+            self.next += 1;
+            self.unwritten -= 1;
+            writer.write(done)?;
+        }
+        Ok(())
+    }
+}
+
+/// How long the writer waits for the next chunk in order before it flushes the rows
+/// written so far.
+const FLUSH_AFTER: Duration = Duration::from_millis(100);
+
 /// Cuts chunks on the calling thread, processes them on the pool and writes them back in
 /// input order, keeping at most `in_flight` chunks unwritten. Returns the reading's and
 /// the writing's results.
@@ -429,25 +485,14 @@ fn fan_out<J: Job>(
     let (done_tx, done_rx) = unbounded::<Processed>();
     let mut read_result = Ok(());
     let mut write_result = Ok(());
+    let mut order = InOrder {
+        pending: BTreeMap::new(),
+        next: 0,
+        unwritten: 0,
+    };
     pool.in_place_scope(|pool_scope| {
-        let mut pending = BTreeMap::new();
-        let mut next = 0u64;
-        let mut unwritten = 0usize;
-        // Writes every finished chunk that is next in input order; false after a failure.
-        let mut write_ready = |done: Processed, unwritten: &mut usize| -> bool {
-            pending.insert(done.seq, done);
-            while let Some(done) = pending.remove(&next) {
-                next += 1;
-                *unwritten -= 1;
-                if let Err(error) = writer.write(done) {
-                    write_result = Err(error);
-                    return false;
-                }
-            }
-            true
-        };
         'run: loop {
-            while unwritten < in_flight {
+            while order.unwritten < in_flight {
                 let chunk = match reading.next_chunk() {
                     Ok(Some(chunk)) => chunk,
                     Ok(None) => break,
@@ -456,7 +501,7 @@ fn fan_out<J: Job>(
                         break;
                     }
                 };
-                unwritten += 1;
+                order.unwritten += 1;
                 let done_tx = done_tx.clone();
                 pool_scope.spawn(move |_| {
                     let processed = process_chunk(shared, chunk);
@@ -465,16 +510,28 @@ fn fan_out<J: Job>(
                 });
                 // Rows go out while reading goes on.
                 while let Ok(done) = done_rx.try_recv() {
-                    if !write_ready(done, &mut unwritten) {
+                    if let Err(error) = order.write_ready(done, writer) {
+                        write_result = Err(error);
                         break 'run;
                     }
                 }
             }
-            if unwritten == 0 {
+            if order.unwritten == 0 {
                 break;
             }
-            let done = done_rx.recv().expect("a sender is kept here");
-            if !write_ready(done, &mut unwritten) {
+            let done = match done_rx.recv_timeout(FLUSH_AFTER) {
+                Ok(done) => done,
+                Err(_) => {
+                    // A slow record holds the next rows back: the ones before it go out.
+                    if let Err(error) = writer.flush() {
+                        write_result = Err(error);
+                        break;
+                    }
+                    done_rx.recv().expect("a sender is kept here")
+                }
+            };
+            if let Err(error) = order.write_ready(done, writer) {
+                write_result = Err(error);
                 break;
             }
         }
@@ -666,8 +723,9 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
         let outcome = match &record.content {
             RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.clone())),
             _ => {
+                let mut meter = Meter::start(shared.budget);
                 let result = catch_unwind(AssertUnwindSafe(|| {
-                    job.process(&mut worker, &chunk.layout, record)
+                    job.process(&mut worker, &chunk.layout, record, &mut meter)
                 }));
                 result.unwrap_or_else(|_| {
                     // A bug in a job must not take the run down; the worker's state may be
@@ -767,7 +825,13 @@ mod tests {
             Ok(())
         }
         fn new_worker(&self) {}
-        fn process(&self, _: &mut (), _: &(), record: &Record) -> Result<Outcome, JobError> {
+        fn process(
+            &self,
+            _: &mut (),
+            _: &(),
+            record: &Record,
+            _: &mut Meter,
+        ) -> Result<Outcome, JobError> {
             let text = match &record.content {
                 RecordContent::Line(text) => text.clone(),
                 RecordContent::Fields(fields) => fields.join("|"),

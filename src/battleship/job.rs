@@ -3,9 +3,10 @@
 use serde::{Deserialize, Deserializer};
 
 use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value};
+use crate::budget::Meter;
 use crate::puzzle::{Puzzle, PuzzleError};
 
-use super::{validate, Field, FieldFormat, Fleet, Rules};
+use super::{validate_within, Field, FieldFormat, Fleet, Rules};
 
 /// Battleship fields validated with the classic fleet, as a puzzle of the shared harness.
 #[derive(Debug, Clone, Copy)]
@@ -140,6 +141,7 @@ impl Job for ValidateJob {
         _worker: &mut (),
         _layout: &(),
         record: &Record,
+        meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let text = match &record.content {
             RecordContent::Line(text) => text,
@@ -150,7 +152,7 @@ impl Job for ValidateJob {
         };
         let field = Field::parse(text, self.format, self.size)
             .map_err(|e| JobError::Invalid(e.to_string()))?;
-        let verdict = validate(&field, &self.fleet, self.rules, self.count);
+        let verdict = validate_within(&field, &self.fleet, self.rules, self.count, meter);
         let mut values = vec![
             Value::Text(format!("{}x{}", field.width(), field.height())),
             Value::Int(field.ship_cells() as u64),
@@ -160,6 +162,10 @@ impl Job for ValidateJob {
         ];
         if let Some(readings) = verdict.readings {
             values.push(Value::Int(readings));
+        }
+        if let Some(over) = verdict.stopped {
+            values[2] = Value::Empty;
+            return Ok(Outcome::over_budget(over, values));
         }
         Ok(Outcome {
             status: if verdict.is_valid() {

@@ -23,4 +23,4 @@ mod validate;
 
 pub use field::{cell_name, parse_size, Field, FieldError, FieldFormat, MAX_HEIGHT, MAX_WIDTH};
 pub use job::{ValidateJob, ValidatePuzzle, ValidateSettings};
-pub use validate::{validate, Fleet, FleetError, Reason, Rules, Verdict};
+pub use validate::{validate, validate_within, Fleet, FleetError, Reason, Rules, Verdict};

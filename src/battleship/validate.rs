@@ -5,6 +5,7 @@ use std::fmt;
 use thiserror::Error;
 
 use super::field::{cell_name, Field, MAX_HEIGHT, MAX_WIDTH};
+use crate::budget::{Meter, OverBudget};
 
 /// Whether ships may touch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -182,6 +183,9 @@ pub struct Verdict {
     pub reason: Option<Reason>,
     /// With counting: the number of distinct ways to read the cells as the fleet.
     pub readings: Option<u64>,
+    /// The budget the search stopped at, if it did: `readings` then counts the readings
+    /// found until then, and `reason` means nothing.
+    pub stopped: Option<OverBudget>,
 }
 
 impl Verdict {
@@ -194,6 +198,18 @@ impl Verdict {
 /// Decides whether `field` holds exactly `fleet` under `rules`; with `count`, also counts
 /// the distinct readings of the cells as the fleet (stopping at the first otherwise).
 pub fn validate(field: &Field, fleet: &Fleet, rules: Rules, count: bool) -> Verdict {
+    validate_within(field, fleet, rules, count, &mut Meter::unlimited())
+}
+
+/// [`validate`], each ship tried counted by `meter`: the search stops when its budget is
+/// spent, with [`Verdict::stopped`] set.
+pub fn validate_within(
+    field: &Field,
+    fleet: &Fleet,
+    rules: Rules,
+    count: bool,
+    meter: &mut Meter,
+) -> Verdict {
     let found = field.ship_cells();
     if found != fleet.cells() {
         return Verdict {
@@ -202,6 +218,7 @@ pub fn validate(field: &Field, fleet: &Fleet, rules: Rules, count: bool) -> Verd
                 expected: fleet.cells(),
             }),
             readings: count.then_some(0),
+            stopped: None,
         };
     }
     match rules {
@@ -209,10 +226,11 @@ pub fn validate(field: &Field, fleet: &Fleet, rules: Rules, count: bool) -> Verd
             let mut rows = [0u64; MAX_HEIGHT];
             rows[..field.height()].copy_from_slice(field.rows());
             let mut remaining = fleet.count.clone();
-            let readings = split(&mut rows[..field.height()], &mut remaining, count);
+            let readings = split(&mut rows[..field.height()], &mut remaining, count, meter);
             Verdict {
                 reason: (readings == 0).then_some(Reason::NoSplit),
                 readings: count.then_some(readings),
+                stopped: meter.over(),
             }
         }
         Rules::Separated => {
@@ -221,17 +239,19 @@ pub fn validate(field: &Field, fleet: &Fleet, rules: Rules, count: bool) -> Verd
             Verdict {
                 reason,
                 readings: count.then_some(readings),
+                stopped: None,
             }
         }
     }
 }
 
 /// Counts the ways to split the ship cells in `rows` into ships with lengths `remaining`
-/// (`remaining[len]` ships of length `len`), stopping at the first unless `count_all`.
+/// (`remaining[len]` ships of length `len`), stopping at the first unless `count_all`,
+/// or when `meter`, which counts the ships tried, says the budget is spent.
 ///
 /// The first ship cell in row-major order must be the top or left end of a ship, since
 /// every cell before it is covered: try each remaining length, to the right and down.
-fn split(rows: &mut [u64], remaining: &mut [u8], count_all: bool) -> u64 {
+fn split(rows: &mut [u64], remaining: &mut [u8], count_all: bool, meter: &mut Meter) -> u64 {
     let Some(r) = rows.iter().position(|&mask| mask != 0) else {
         return 1;
     };
@@ -247,11 +267,14 @@ fn split(rows: &mut [u64], remaining: &mut [u8], count_all: bool) -> u64 {
         if remaining[len] == 0 {
             continue;
         }
+        if meter.spend() {
+            return total;
+        }
         if len <= right {
             let mask = (u64::MAX >> (64 - len)) << c;
             rows[r] ^= mask;
             remaining[len] -= 1;
-            total += split(rows, remaining, count_all);
+            total += split(rows, remaining, count_all, meter);
             remaining[len] += 1;
             rows[r] ^= mask;
             if total > 0 && !count_all {
@@ -262,7 +285,7 @@ fn split(rows: &mut [u64], remaining: &mut [u8], count_all: bool) -> u64 {
         if len > 1 && len <= down {
             rows[r..r + len].iter_mut().for_each(|mask| *mask ^= bit);
             remaining[len] -= 1;
-            total += split(rows, remaining, count_all);
+            total += split(rows, remaining, count_all, meter);
             remaining[len] += 1;
             rows[r..r + len].iter_mut().for_each(|mask| *mask ^= bit);
             if total > 0 && !count_all {

@@ -13,6 +13,7 @@ use crate::batch::{
     self, InputSpec, Job, JobError, NoProgress, Outcome, Record, RecordContent, RowFormatter,
     RowSink, RunOptions, Value,
 };
+use crate::budget::Meter;
 use crate::puzzle::{Answer, Configured, Kind};
 
 use super::error::BenchError;
@@ -301,6 +302,7 @@ impl Job for RecordText {
         _worker: &mut (),
         _layout: &(),
         record: &Record,
+        _meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let text = match &record.content {
             RecordContent::Line(line) => line.trim().to_string(),

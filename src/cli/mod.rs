@@ -13,6 +13,7 @@ use puzzlebench::batch::{
     self, InputFormat, InputSpec, Job, NoProgress, Progress, RunOptions, TerminalProgress,
 };
 use puzzlebench::battleship;
+use puzzlebench::budget::Budget;
 use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
 
 mod battleship_cli;
@@ -92,6 +93,23 @@ struct RunArgs {
     /// Do not print the summary.
     #[arg(short, long)]
     quiet: bool,
+    /// Time budget per record (`250ms`, `2s`, `1m`): a record over it gets a `timeout`
+    /// row with the effort spent, and the run goes on.
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    timeout: Option<std::time::Duration>,
+    /// Node budget per record, where the search counts nodes or guesses (`sudoku solve`,
+    /// `connect4 solve`, `battleship validate --count`): over it, a `timeout` row.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+}
+
+impl RunArgs {
+    fn budget(&self) -> Budget {
+        Budget {
+            timeout: self.timeout,
+            max_nodes: self.max_nodes,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -169,11 +187,14 @@ fn run_job<J: Job>(
     // Chunks follow the records' pace: positions that take seconds go one at a time.
     let options = RunOptions {
         threads: args.threads,
+        budget: args.budget(),
         ..RunOptions::default()
     };
     let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;
     let names = inputs.iter().map(InputSpec::display_name).collect();
-    let summary = Summary::new(command, names, job.settings(), &stats);
+    let mut settings = job.settings();
+    settings.extend(options.budget.settings());
+    let summary = Summary::new(command, names, settings, &stats);
     if interactive && !args.quiet {
         eprint!("{}", summary.to_text());
     }

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value, ERROR_STATUS};
+use crate::budget::Meter;
 use crate::puzzle::{Puzzle, PuzzleError};
 
 use super::board::board_fits;
@@ -179,6 +180,7 @@ impl Job for ValidateJob {
         _worker: &mut (),
         layout: &ValidateLayout,
         record: &Record,
+        _meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let (text, mut values) = match &record.content {
             RecordContent::Line(text) => (text.as_str(), Vec::with_capacity(5)),

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value, ERROR_STATUS};
+use crate::budget::Meter;
 use crate::puzzle::{Answer, Puzzle, PuzzleError};
 
 use super::job::{board_settings_fit, BoardSettings};
@@ -316,18 +317,33 @@ fn result_name(sign: i32) -> &'static str {
 }
 
 impl SolveJob {
-    fn solve<M: Bits>(&self, solver: &mut Solver<M>, request: &Request) -> Result<Outcome, String> {
+    fn solve<M: Bits>(
+        &self,
+        solver: &mut Solver<M>,
+        request: &Request,
+        meter: &mut Meter,
+    ) -> Result<Outcome, String> {
         let position: Position<M> = solver
             .position(&request.columns)
             .map_err(|e| e.to_string())?;
         if let Some(board) = &request.board {
             check_board(&request.columns, self.width, self.height, board)?;
         }
+        let over_budget = |over, nodes| {
+            let mut values = vec![Value::Empty; 5];
+            values[3] = Value::Int(nodes);
+            Ok(Outcome::over_budget(over, values))
+        };
         let (score, best, nodes) = if self.score_only {
-            let (score, nodes) = solver.score(&position, self.weak);
-            (score, None, nodes)
+            match solver.score_within(&position, self.weak, meter) {
+                Ok((score, nodes)) => (score, None, nodes),
+                Err((over, nodes)) => return over_budget(over, nodes),
+            }
         } else {
-            let analysis = solver.analyze(&position, self.weak);
+            let analysis = solver.analyze_within(&position, self.weak, meter);
+            if let Some(over) = analysis.stopped {
+                return over_budget(over, analysis.nodes);
+            }
             (analysis.score, Some(analysis.best_moves), analysis.nodes)
         };
         let mut values = vec![
@@ -443,6 +459,7 @@ impl Job for SolveJob {
         worker: &mut SolveWorker,
         _layout: &(),
         record: &Record,
+        meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let (tokens, places): (Vec<&str>, Vec<Place>) = match &record.content {
             RecordContent::Line(text) => text
@@ -463,8 +480,8 @@ impl Job for SolveJob {
             }
         };
         let result = parse_request(&tokens, &places).and_then(|request| match worker {
-            SolveWorker::Narrow(solver) => self.solve(solver, &request),
-            SolveWorker::Wide(solver) => self.solve(solver, &request),
+            SolveWorker::Narrow(solver) => self.solve(solver, &request, meter),
+            SolveWorker::Wide(solver) => self.solve(solver, &request, meter),
         });
         result.or_else(|error| {
             Ok(Outcome {

@@ -4,6 +4,7 @@ use std::ops::ControlFlow;
 
 use super::search::{Engine, SearchStats};
 use super::ExactCoverError;
+use crate::budget::Meter;
 
 /// A built exact-cover problem, ready to be searched any number of times.
 ///
@@ -146,7 +147,7 @@ impl Dlx {
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
-        with_engine!(&mut self.engine, e => e.run::<true, F>(visit))
+        self.search_within(&mut Meter::unlimited(), visit)
     }
 
     /// [`search`](Self::search) for a problem about to be restored from a pristine clone: the
@@ -156,10 +157,19 @@ impl Dlx {
     /// This skips the final unwinding: once no level of the search has an untried option
     /// left, or `visit` stops the search, nothing is uncovered any more. A Sudoku whose
     /// uniqueness is proved without guessing is then covered once and never uncovered.
-    pub fn search_once<F>(&mut self, visit: F) -> SearchStats
+    pub fn search_once<F>(&mut self, meter: &mut Meter, visit: F) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
-        with_engine!(&mut self.engine, e => e.search_once(visit))
+        with_engine!(&mut self.engine, e => e.search_once(meter, visit))
+    }
+
+    /// [`search`](Self::search), each guess counted by `meter`: the search stops (the
+    /// structure restored) when its budget is spent, with [`SearchStats::stopped`] set.
+    pub fn search_within<F>(&mut self, meter: &mut Meter, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        with_engine!(&mut self.engine, e => e.run::<true, F>(meter, visit))
     }
 }

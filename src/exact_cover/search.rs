@@ -25,6 +25,7 @@ use std::fmt::Debug;
 use std::ops::ControlFlow;
 
 use super::ExactCoverError;
+use crate::budget::{Meter, OverBudget};
 
 /// Flag added to an item's option count while it is covered.
 const COVERED: u32 = 1 << 31;
@@ -98,6 +99,8 @@ pub struct SearchStats {
     pub guesses: u64,
     /// Link updates: nodes removed from (and later put back into) their lists.
     pub updates: u64,
+    /// The budget the search stopped at before it was done, if any.
+    pub stopped: Option<OverBudget>,
 }
 
 /// Runs `$body` with the constant `$k` set to `$shape` when the search has a version
@@ -411,11 +414,11 @@ impl<I: Index> Engine<I> {
     }
 
     /// See [`super::Dlx::search_once`]; `self` must be restored before any other use.
-    pub(crate) fn search_once<F>(&mut self, visit: F) -> SearchStats
+    pub(crate) fn search_once<F>(&mut self, meter: &mut Meter, visit: F) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
-        let stats = self.run::<false, F>(visit);
+        let stats = self.run::<false, F>(meter, visit);
         self.spent = true;
         stats
     }
@@ -430,15 +433,20 @@ impl<I: Index> Engine<I> {
 
     /// Algorithm X; with `RESTORE` false, returns without uncovering once nothing is left
     /// to try (see [`search_once`](Self::search_once)).
-    pub(crate) fn run<const RESTORE: bool, F>(&mut self, visit: F) -> SearchStats
+    /// Each guess is counted by `meter`: the search stops when its budget is spent.
+    pub(crate) fn run<const RESTORE: bool, F>(&mut self, meter: &mut Meter, visit: F) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
-        shaped!(self.shape, K => self.run_shaped::<RESTORE, K, F>(visit))
+        shaped!(self.shape, K => self.run_shaped::<RESTORE, K, F>(meter, visit))
     }
 
     /// [`run`](Self::run) for options of `K` nodes each (any, if `K` is 0).
-    fn run_shaped<const RESTORE: bool, const K: usize, F>(&mut self, mut visit: F) -> SearchStats
+    fn run_shaped<const RESTORE: bool, const K: usize, F>(
+        &mut self,
+        meter: &mut Meter,
+        mut visit: F,
+    ) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
@@ -470,8 +478,11 @@ impl<I: Index> Engine<I> {
                     self.branch_item[level] = item as u32;
                     self.branching[level] = len > 1;
                     self.open_levels += usize::from(len > 1);
-                    self.try_option::<K>(level, &mut stats);
+                    let guessed = self.try_option::<K>(level, &mut stats);
                     level += 1;
+                    if guessed && meter.spend() {
+                        return self.stop::<RESTORE, K>(level, stats, meter);
+                    }
                     continue 'descend;
                 }
             }
@@ -497,8 +508,11 @@ impl<I: Index> Engine<I> {
                     self.open_levels -=
                         usize::from(self.nodes[next as usize].down.get() as u32 == item);
                     self.choice[level] = next;
-                    self.try_option::<K>(level, &mut stats);
+                    let guessed = self.try_option::<K>(level, &mut stats);
                     level += 1;
+                    if guessed && meter.spend() {
+                        return self.stop::<RESTORE, K>(level, stats, meter);
+                    }
                     continue 'descend;
                 }
                 self.uncover::<K>(item as usize);
@@ -506,12 +520,31 @@ impl<I: Index> Engine<I> {
         }
     }
 
-    /// Covers the other items of the option at `choice[level]` and counts the try.
+    /// Covers the other items of the option at `choice[level]` and counts the try; true
+    /// if it was a guess.
     #[inline]
-    fn try_option<const K: usize>(&mut self, level: usize, stats: &mut SearchStats) {
+    fn try_option<const K: usize>(&mut self, level: usize, stats: &mut SearchStats) -> bool {
+        let guessed = self.branching[level];
         stats.nodes += 1;
-        stats.guesses += u64::from(self.branching[level]);
+        stats.guesses += u64::from(guessed);
         self.cover_rest_of_option::<K>(self.choice[level] as usize);
+        guessed
+    }
+
+    /// Ends a search stopped by its budget with `level` levels open.
+    #[cold]
+    fn stop<const RESTORE: bool, const K: usize>(
+        &mut self,
+        level: usize,
+        mut stats: SearchStats,
+        meter: &Meter,
+    ) -> SearchStats {
+        if RESTORE {
+            self.unwind::<K>(level);
+        }
+        stats.updates = self.updates;
+        stats.stopped = meter.over();
+        stats
     }
 
     /// Restores the structure after a search stopped at `level`.

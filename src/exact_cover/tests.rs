@@ -1,6 +1,7 @@
 use std::ops::ControlFlow;
 
 use super::{Dlx, DlxBuilder, ExactCoverError};
+use crate::budget::Meter;
 
 /// N-queens as exact cover: ranks and files primary, both diagonal families secondary.
 fn queens(n: usize) -> Dlx {
@@ -272,7 +273,7 @@ fn solutions_up_to(
         }
     };
     let stats = if once {
-        dlx.search_once(visit)
+        dlx.search_once(&mut Meter::unlimited(), visit)
     } else {
         dlx.search(visit)
     };
@@ -318,7 +319,7 @@ fn search_once_finds_what_search_finds_and_restoring_makes_it_reusable() {
 #[should_panic(expected = "restore")]
 fn a_problem_spent_by_search_once_refuses_to_search_again() {
     let mut dlx = queens(6);
-    dlx.search_once(|_| ControlFlow::Continue(()));
+    dlx.search_once(&mut Meter::unlimited(), |_| ControlFlow::Continue(()));
     dlx.count_solutions(u64::MAX);
 }
 

@@ -120,6 +120,10 @@ impl<W: Write> RowSink for CsvRows<W> {
     fn finish(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Formats rows as JSON objects, one per line, keys in column order.
@@ -213,6 +217,10 @@ impl<W: Write> RowSink for JsonlRows<W> {
     }
 
     fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
 }

@@ -7,10 +7,12 @@
 //! what order: the search tree is the textbook one.
 
 use super::{Grid, SearchResult};
+use crate::budget::Meter;
 
 /// Counts the solutions of `grid` up to `limit` (at least 1), keeping the first.
-/// `guesses` counts every digit placed.
-pub fn solve(grid: &Grid, limit: u64) -> SearchResult {
+/// `guesses` counts every digit placed, and so does `meter`, which stops the search when
+/// its budget is spent.
+pub fn solve(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
     let side = grid.side();
     let n = grid.box_size();
     let mut result = SearchResult::default();
@@ -70,6 +72,10 @@ pub fn solve(grid: &Grid, limit: u64) -> SearchResult {
                 boxes[b] |= bit;
                 digits[k] = digit as u8;
                 result.guesses += 1;
+                if meter.spend() {
+                    result.stopped = meter.over();
+                    break;
+                }
                 k += 1;
             }
             None => {

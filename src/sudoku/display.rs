@@ -78,4 +78,8 @@ impl<W: Write> RowSink for BlockWriter<W> {
     fn finish(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }

@@ -15,6 +15,7 @@
 
 use std::ops::ControlFlow;
 
+use crate::budget::Meter;
 use crate::exact_cover::{Dlx, DlxBuilder};
 
 use super::{Grid, SearchResult};
@@ -63,11 +64,12 @@ impl DlxSolver {
         self.box_size
     }
 
-    /// Counts the solutions of `grid` up to `limit`, keeping the first.
+    /// Counts the solutions of `grid` up to `limit`, keeping the first; `meter` counts
+    /// the guesses and stops the search when its budget is spent.
     ///
     /// # Panics
     /// If `grid` is not of this solver's size.
-    pub fn solve(&mut self, grid: &Grid, limit: u64) -> SearchResult {
+    pub fn solve(&mut self, grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
         assert_eq!(
             grid.box_size(),
             self.box_size,
@@ -84,7 +86,7 @@ impl DlxSolver {
         }
         let mut first = None;
         let mut found = 0;
-        let stats = self.dlx.search_once(|options| {
+        let stats = self.dlx.search_once(meter, |options| {
             if first.is_none() {
                 let mut solution = grid.clone();
                 for &option in options {
@@ -103,6 +105,7 @@ impl DlxSolver {
         self.dlx.restore_from(&self.pristine);
         result.solutions = stats.solutions;
         result.guesses = stats.guesses;
+        result.stopped = stats.stopped;
         result.first_solution = first;
         result
     }

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use crate::batch::{InputFormat, InputSpec, Job, JobError, Outcome, Record, RecordContent, Value};
+use crate::budget::Meter;
 use crate::puzzle::{Answer, Puzzle, PuzzleError};
 
 use super::{Algorithm, Grid, Solver, Status};
@@ -213,6 +214,7 @@ impl Job for SolveJob {
         solver: &mut Solver,
         layout: &SolveLayout,
         record: &Record,
+        meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let text = self.puzzle_text(layout, record)?;
         let in_field = |message: String| match &layout.puzzle {
@@ -220,7 +222,13 @@ impl Job for SolveJob {
             None => JobError::Invalid(message),
         };
         let grid = Grid::from_line(text, self.side).map_err(|e| in_field(e.to_string()))?;
-        let result = solver.solve(&grid, self.limit);
+        let result = solver.solve_within(&grid, self.limit, meter);
+        if let Some(over) = result.stopped {
+            let mut values = vec![Value::Int(result.solutions), Value::Int(result.guesses)];
+            values.push(Value::Empty);
+            values.extend(self.with_expected.then_some(Value::Empty));
+            return Ok(Outcome::over_budget(over, values));
+        }
         let status = result.status();
         // Conflicting clues are looked for only once the puzzle proved unsolvable: every
         // solver reports them as no solution, and most puzzles have none.
@@ -311,6 +319,7 @@ impl Job for ShowJob {
         solver: &mut Option<Solver>,
         layout: &SolveLayout,
         record: &Record,
+        meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let text = self.as_solve_job().puzzle_text(layout, record)?;
         let grid =
@@ -331,8 +340,11 @@ impl Job for ShowJob {
                     outcome.error = conflict.to_string();
                     Default::default()
                 }
-                None => solver.solve(&grid, 2),
+                None => solver.solve_within(&grid, 2, meter),
             };
+            if let Some(over) = result.stopped {
+                return Ok(Outcome::over_budget(over, outcome.values));
+            }
             outcome.status = result.status().name();
             outcome.failed = result.status() == Status::Unsolvable;
             if outcome.failed && outcome.error.is_empty() {

@@ -31,6 +31,8 @@ pub use job::{ShowJob, SolveJob, SolveLayout, SolveSettings, SudokuPuzzle, DEFAU
 use std::fmt;
 use std::str::FromStr;
 
+use crate::budget::{Meter, OverBudget};
+
 /// The solving algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Algorithm {
@@ -91,6 +93,9 @@ pub struct SearchResult {
     /// and for `fast` (digits tried in cells where two or more remained), digits placed
     /// for `backtrack`.
     pub guesses: u64,
+    /// The budget the search stopped at before it was done: `solutions` then counts
+    /// only the solutions found until then.
+    pub stopped: Option<OverBudget>,
 }
 
 /// A puzzle's verdict.
@@ -154,10 +159,16 @@ impl Solver {
     /// Counts the solutions of `grid`, stopping at `limit` (a limit of 2 proves
     /// uniqueness; 0 is taken as 1), and keeps the first.
     pub fn solve(&mut self, grid: &Grid, limit: u64) -> SearchResult {
+        self.solve_within(grid, limit, &mut Meter::unlimited())
+    }
+
+    /// [`solve`](Self::solve), each guess counted by `meter`: the search stops when the
+    /// meter's budget is spent, with [`SearchResult::stopped`] set.
+    pub fn solve_within(&mut self, grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
         let limit = limit.max(1);
         match self.algorithm {
-            Algorithm::Backtrack => backtrack::solve(grid, limit),
-            Algorithm::Fast if grid.side() == 9 => fast::solve(grid, limit),
+            Algorithm::Backtrack => backtrack::solve(grid, limit, meter),
+            Algorithm::Fast if grid.side() == 9 => fast::solve(grid, limit, meter),
             Algorithm::Dlx | Algorithm::Fast => {
                 let index = match self
                     .dlx
@@ -170,7 +181,7 @@ impl Solver {
                         self.dlx.len() - 1
                     }
                 };
-                self.dlx[index].solve(grid, limit)
+                self.dlx[index].solve(grid, limit, meter)
             }
         }
     }

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value};
+use crate::budget::Meter;
 use crate::puzzle::{Puzzle, PuzzleError};
 
 use super::{parse_pieces, pentominoes, Board, Color, Engine, Piece, Symmetry, Tiling};
@@ -182,6 +183,7 @@ impl Job for CountJob {
         _: &mut (),
         layout: &CountLayout,
         record: &Record,
+        _meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let text = match &record.content {
             RecordContent::Line(text) => text,

@@ -11,6 +11,7 @@ use super::book::Book;
 use super::ordering::{centre_first, MoveSorter};
 use super::position::{Bits, Geometry, Position};
 use super::table::Table;
+use crate::budget::{Meter, OverBudget};
 use crate::connect4::MAX_SIDE;
 
 /// The table doubles when the current search has visited this many nodes per entry of it:
@@ -55,6 +56,8 @@ pub struct Analysis {
     pub best_moves: Vec<usize>,
     /// Positions searched.
     pub nodes: u64,
+    /// The budget the search stopped at, if it did: the score and moves then mean nothing.
+    pub stopped: Option<OverBudget>,
 }
 
 /// A reusable solver for one board size: geometry, transposition table and node counter.
@@ -73,6 +76,14 @@ pub struct Solver<M> {
     nodes: u64,
     /// The node count at which the table doubles next (see [`GROW_FACTOR`]).
     grow_at: u64,
+    /// The node count at which to grow the table or look at the budget: one comparison
+    /// per node for both.
+    next_event: u64,
+    /// The budget of the current search, and the node count it was last told.
+    meter: Meter,
+    metered: u64,
+    /// Whether the budget stopped the current search: every node then returns at once.
+    stopped: bool,
     /// The node count when the current [`solve`](Solver::solve) began.
     solve_start: u64,
     /// Whether the current search asks only for win, draw or loss: the only searches a
@@ -99,6 +110,10 @@ impl<M: Bits> Solver<M> {
             order,
             nodes: 0,
             grow_at: 0,
+            next_event: 0,
+            meter: Meter::unlimited(),
+            metered: 0,
+            stopped: false,
             solve_start: 0,
             weak: false,
             min_score: -cells / 2 + 3,
@@ -136,6 +151,7 @@ impl<M: Bits> Solver<M> {
         self.deep_from = p.moves().saturating_add(DEEP_PLIES);
         self.solve_start = self.nodes;
         self.grow_at = self.solve_start + GROW_FACTOR * self.table.len() as u64;
+        self.plan_next_event();
         if self.geometry.can_win_next(p) {
             return if weak { 1 } else { self.win_now_score(p) };
         }
@@ -148,7 +164,7 @@ impl<M: Bits> Solver<M> {
         };
         // Null-window searches halve the interval, leaning towards 0 first: near-even
         // scores are the common case and small windows around them are cheap.
-        while min < max {
+        while min < max && !self.stopped {
             let mut med = min + (max - min) / 2;
             if med <= 0 && min / 2 < med {
                 med = min / 2;
@@ -171,13 +187,25 @@ impl<M: Bits> Solver<M> {
 
     /// The score of `p` and every column that achieves it, counting the nodes searched.
     pub fn analyze(&mut self, p: &Position<M>, weak: bool) -> Analysis {
-        self.nodes = 0;
+        self.analyze_within(p, weak, &mut Meter::unlimited())
+    }
+
+    /// [`analyze`](Self::analyze), the nodes counted by `meter`: the search stops when its
+    /// budget is spent, with [`Analysis::stopped`] set.
+    pub fn analyze_within(&mut self, p: &Position<M>, weak: bool, meter: &mut Meter) -> Analysis {
+        self.start_metering(meter);
         let score = self.solve(p, weak);
-        let best_moves = self.moves_reaching(p, score, weak);
+        let best_moves = if self.stopped {
+            Vec::new()
+        } else {
+            self.moves_reaching(p, score, weak)
+        };
+        let stopped = self.stop_metering(meter);
         Analysis {
             score,
             best_moves,
             nodes: self.nodes,
+            stopped,
         }
     }
 
@@ -186,6 +214,72 @@ impl<M: Bits> Solver<M> {
         self.nodes = 0;
         let score = self.solve(p, weak);
         (score, self.nodes)
+    }
+
+    /// [`score`](Self::score), the nodes counted by `meter`: `Err` with the nodes searched
+    /// when its budget stopped the search.
+    pub fn score_within(
+        &mut self,
+        p: &Position<M>,
+        weak: bool,
+        meter: &mut Meter,
+    ) -> Result<(i32, u64), (OverBudget, u64)> {
+        self.start_metering(meter);
+        let score = self.solve(p, weak);
+        match self.stop_metering(meter) {
+            Some(over) => Err((over, self.nodes)),
+            None => Ok((score, self.nodes)),
+        }
+    }
+
+    /// Takes `meter` for a search from the empty node count.
+    fn start_metering(&mut self, meter: &mut Meter) {
+        self.nodes = 0;
+        self.metered = 0;
+        self.stopped = false;
+        std::mem::swap(&mut self.meter, meter);
+    }
+
+    /// Gives the meter back after a search, with the limit it stopped at. A stopped
+    /// search leaves bounds computed from cut-short searches in the tables: they are
+    /// forgotten.
+    fn stop_metering(&mut self, meter: &mut Meter) -> Option<OverBudget> {
+        self.meter.spend_many(self.nodes - self.metered);
+        std::mem::swap(&mut self.meter, meter);
+        let stopped = self.stopped.then(|| meter.over()).flatten();
+        if self.stopped {
+            self.clear_table();
+            self.stopped = false;
+        }
+        stopped
+    }
+
+    /// Sets the node count of the next event: the table's growth or a look at the budget.
+    fn plan_next_event(&mut self) {
+        let check = self.nodes.saturating_add(self.meter.nodes_until_check());
+        self.next_event = self.grow_at.min(check);
+    }
+
+    /// Grows the table when due and tells the meter the nodes searched; true once the
+    /// budget is spent.
+    #[cold]
+    #[inline(never)]
+    fn event(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.grow_at {
+            self.grow_table();
+        }
+        let fresh = self.nodes - self.metered;
+        self.metered = self.nodes;
+        if self.meter.spend_many(fresh) {
+            self.stopped = true;
+            self.next_event = 0;
+            return true;
+        }
+        self.plan_next_event();
+        false
     }
 
     /// The columns whose move gives the side to move at least `score` (its value, or with
@@ -231,8 +325,9 @@ impl<M: Bits> Solver<M> {
     fn negamax(&mut self, p: &Position<M>, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         self.nodes += 1;
-        if self.nodes >= self.grow_at {
-            self.grow_table();
+        if self.nodes >= self.next_event && self.event() {
+            // Stopped by the budget: the value does not matter, the search is dropped.
+            return alpha;
         }
         let g = &self.geometry;
         let cells = g.cells as i32;

@@ -30,6 +30,9 @@ pub struct Table<M> {
     /// log2 of the entries a search starts with, and of the most it may grow to.
     min_bits: u32,
     max_bits: u32,
+    /// log2 of the most entries ever in use: the part of the table that may hold
+    /// anything (the rest was never written, so clearing it would only fault its pages in).
+    reached_bits: u32,
 }
 
 /// log2 of the fewest entries: the size stamp (6 bits above the value's 8) must sit below
@@ -78,12 +81,14 @@ impl<M: Bits> Table<M> {
             bits: min_bits,
             min_bits,
             max_bits,
+            reached_bits: min_bits,
         }
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.entries.fill(M::default());
+        let used = self.offset..self.offset + (1 << self.reached_bits);
+        self.entries[used].fill(M::default());
     }
 
     /// Entries in use now.
@@ -121,6 +126,7 @@ impl<M: Bits> Table<M> {
             }
         }
         self.bits += 1;
+        self.reached_bits = self.reached_bits.max(self.bits);
         true
     }
 

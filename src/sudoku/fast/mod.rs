@@ -47,6 +47,7 @@ use tables::{
 };
 
 use super::{Grid, SearchResult};
+use crate::budget::Meter;
 
 /// The search state: candidates per digit and band, solved cells per band, and the
 /// digit-bands whose candidates changed since they were last propagated.
@@ -531,12 +532,13 @@ fn clear8(words: &mut [u32; 8], cells: u32) -> u32 {
 }
 
 /// One search: the limit, and what was found so far.
-struct Search {
+struct Search<'m> {
     limit: u64,
     result: SearchResult,
+    meter: &'m mut Meter,
 }
 
-impl Search {
+impl Search<'_> {
     /// Propagates `state` and searches below it; true when the limit is reached.
     /// `recurse` searches below a guess: this same function, compiled for the same
     /// instruction set (see [`solve`]).
@@ -564,6 +566,10 @@ impl Search {
                 let digit = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
                 self.result.guesses += 1;
+                if self.meter.spend() {
+                    self.result.stopped = self.meter.over();
+                    return true;
+                }
                 if digits == 0 {
                     state.place::<AVX>(digit, band, cell);
                     break;
@@ -600,7 +606,8 @@ impl Search {
 }
 
 /// Counts the solutions of a 9×9 `grid` up to `limit` (at least 1), keeping the first.
-/// `guesses` counts the digits tried in cells that had two or more candidates left.
+/// `guesses` counts the digits tried in cells that had two or more candidates left, and
+/// so does `meter`, which stops the search when its budget is spent.
 ///
 /// On x86-64 CPUs that have them, the search is compiled for the bit-manipulation
 /// instructions and AVX2 (detected at run time; the portable build's population counts
@@ -609,39 +616,43 @@ impl Search {
 ///
 /// # Panics
 /// If `grid` is not 9×9.
-pub fn solve(grid: &Grid, limit: u64) -> SearchResult {
+pub fn solve(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
     #[cfg(target_arch = "x86_64")]
     if x86::has_modern_features() {
         // SAFETY: the CPU has every feature `solve_modern` and `solve_modern_pext` are
         // compiled for.
         return unsafe {
             if x86::has_fast_pext() {
-                solve_modern_pext(grid, limit)
+                solve_modern_pext(grid, limit, meter)
             } else {
-                solve_modern(grid, limit)
+                solve_modern(grid, limit, meter)
             }
         };
     }
-    solve_portable(grid, limit)
+    solve_portable(grid, limit, meter)
 }
 
 /// [`solve`] compiled for the features of [`Search::run_modern`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-fn solve_modern(grid: &Grid, limit: u64) -> SearchResult {
-    solve_with::<true>(grid, limit, |search, state| search.run_modern(state))
+fn solve_modern(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
+    solve_with::<true>(grid, limit, meter, |search, state| search.run_modern(state))
 }
 
 /// [`solve`] compiled for the features of [`Search::run_modern_pext`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-fn solve_modern_pext(grid: &Grid, limit: u64) -> SearchResult {
-    solve_with::<true>(grid, limit, |search, state| search.run_modern_pext(state))
+fn solve_modern_pext(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
+    solve_with::<true>(grid, limit, meter, |search, state| {
+        search.run_modern_pext(state)
+    })
 }
 
 /// [`solve`] for any CPU.
-fn solve_portable(grid: &Grid, limit: u64) -> SearchResult {
-    solve_with::<false>(grid, limit, Search::run_portable)
+fn solve_portable(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
+    solve_with::<false>(grid, limit, meter, |search, state| {
+        search.run_portable(state)
+    })
 }
 
 /// [`solve`] with the given search; the set-up uses AVX2 when `AVX` is true.
@@ -649,12 +660,14 @@ fn solve_portable(grid: &Grid, limit: u64) -> SearchResult {
 fn solve_with<const AVX: bool>(
     grid: &Grid,
     limit: u64,
+    meter: &mut Meter,
     run: impl Fn(&mut Search, State) -> bool,
 ) -> SearchResult {
     assert_eq!(grid.side(), 9, "the fast solver takes 9×9 grids");
     let mut search = Search {
         limit: limit.max(1),
         result: SearchResult::default(),
+        meter,
     };
     if let Ok(state) = State::set_up::<AVX>(grid) {
         run(&mut search, state);

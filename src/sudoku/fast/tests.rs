@@ -142,7 +142,7 @@ fn with_no_cell_of_two_candidates_the_fewest_are_guessed() {
 #[test]
 fn seed_puzzle_is_solved_unique_with_counted_guesses() {
     let grid = Grid::from_line(SEED2, None).unwrap();
-    let result = solve(&grid, 2);
+    let result = solve(&grid, 2, &mut Meter::unlimited());
     assert_eq!(result.solutions, 1);
     assert_eq!(result.first_solution.unwrap().to_line(), SEED2_SOLUTION);
     // A hard puzzle: some guesses, each digit tried counted once.
@@ -192,15 +192,15 @@ fn the_guess_goes_to_a_cell_with_two_candidates() {
 #[test]
 fn two_solutions_are_found_and_the_limit_stops_the_search() {
     let (puzzle, _) = two_solution_puzzle();
-    let two = solve(&puzzle, 2);
+    let two = solve(&puzzle, 2, &mut Meter::unlimited());
     assert_eq!(two.solutions, 2);
     assert_eq!(
         two.guesses, 2,
         "one cell of two candidates, both digits tried"
     );
-    let one = solve(&puzzle, 1);
+    let one = solve(&puzzle, 1, &mut Meter::unlimited());
     assert_eq!((one.solutions, one.guesses), (1, 1));
-    assert_eq!(solve(&puzzle, 10).solutions, 2);
+    assert_eq!(solve(&puzzle, 10, &mut Meter::unlimited()).solutions, 2);
 }
 
 /// The repository's generated puzzles (9×9), with the seed's two-solution puzzle and an
@@ -229,8 +229,13 @@ fn sample_grids() -> Vec<Grid> {
 fn the_portable_build_finds_what_the_default_build_finds() {
     for grid in sample_grids() {
         for limit in [1, 2] {
-            let portable = solve_portable(&grid, limit);
-            assert_eq!(portable, solve(&grid, limit), "{}", grid.to_line());
+            let portable = solve_portable(&grid, limit, &mut Meter::unlimited());
+            assert_eq!(
+                portable,
+                solve(&grid, limit, &mut Meter::unlimited()),
+                "{}",
+                grid.to_line()
+            );
             if let Some(solution) = &portable.first_solution {
                 crate::sudoku::check_solution(&grid, solution).unwrap();
             }
@@ -250,11 +255,15 @@ fn the_modern_x86_build_finds_what_the_portable_build_finds() {
         "this CPU lacks the modern build's features"
     );
     for grid in sample_grids() {
-        let portable = solve_portable(&grid, 2);
+        let portable = solve_portable(&grid, 2, &mut Meter::unlimited());
         // SAFETY: the CPU has the features of both builds, checked above (`pext` is part
         // of BMI2; whether it is fast does not matter here).
-        let (modern, modern_pext) =
-            unsafe { (solve_modern(&grid, 2), solve_modern_pext(&grid, 2)) };
+        let (modern, modern_pext) = unsafe {
+            (
+                solve_modern(&grid, 2, &mut Meter::unlimited()),
+                solve_modern_pext(&grid, 2, &mut Meter::unlimited()),
+            )
+        };
         assert_eq!(modern, portable, "{}", grid.to_line());
         assert_eq!(modern_pext, portable, "{}", grid.to_line());
     }

@@ -1,0 +1,219 @@
+//! Per-record budgets: how long one record's search may take and how many nodes it may
+//! visit, so that one hard record cannot stall a run.
+//!
+//! A search asks its [`Meter`] at each node it counts (a guess, a position); the meter
+//! says when the budget is spent. It looks at the clock only every [`CLOCK_EVERY`] nodes,
+//! so the check is one addition and one comparison per node, and nothing at all is
+//! checked without a budget.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+/// Nodes between two looks at the clock: a node takes from tens of nanoseconds (a
+/// Connect Four position) to microseconds (a 25×25 Sudoku guess), and reading the clock
+/// about 25 ns, so a time budget is overrun by well under a millisecond.
+pub const CLOCK_EVERY: u64 = 256;
+
+/// Limits on one record's search; `None` is no limit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall time for the record.
+    pub timeout: Option<Duration>,
+    /// Nodes (guesses, positions) the search may count.
+    pub max_nodes: Option<u64>,
+}
+
+impl Budget {
+    /// No limit at all.
+    pub const UNLIMITED: Budget = Budget {
+        timeout: None,
+        max_nodes: None,
+    };
+
+    /// Whether the budget limits anything.
+    pub fn is_limited(&self) -> bool {
+        self.timeout.is_some() || self.max_nodes.is_some()
+    }
+
+    /// The budget as run settings for summaries: `("timeout", "250ms")` and the like.
+    pub fn settings(&self) -> Vec<(String, String)> {
+        let mut settings = Vec::new();
+        if let Some(timeout) = self.timeout {
+            settings.push(("timeout".to_string(), duration_text(timeout)));
+        }
+        if let Some(nodes) = self.max_nodes {
+            settings.push(("max_nodes".to_string(), nodes.to_string()));
+        }
+        settings
+    }
+}
+
+/// The limit a search ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum OverBudget {
+    /// The record took longer than the timeout.
+    #[error("stopped at the time budget (--timeout {})", duration_text(*.0))]
+    Time(Duration),
+    /// The search counted more nodes than allowed.
+    #[error("stopped at the node budget (--max-nodes {0})")]
+    Nodes(u64),
+}
+
+/// `250ms`, `2s`, `1m 30s`: a duration as the command line takes it.
+pub fn duration_text(duration: Duration) -> String {
+    humantime::format_duration(duration).to_string()
+}
+
+/// A [`Budget`] being spent by one search.
+#[derive(Clone)]
+pub struct Meter {
+    /// Nodes counted so far.
+    spent: u64,
+    /// The count at which to look at the limits again.
+    next_check: u64,
+    budget: Budget,
+    deadline: Option<Instant>,
+    over: Option<OverBudget>,
+}
+
+impl fmt::Debug for Meter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Meter")
+            .field("spent", &self.spent)
+            .field("budget", &self.budget)
+            .field("over", &self.over)
+            .finish()
+    }
+}
+
+impl Default for Meter {
+    fn default() -> Self {
+        Meter::unlimited()
+    }
+}
+
+impl Meter {
+    /// A meter that never stops a search.
+    pub fn unlimited() -> Meter {
+        Meter::start(Budget::UNLIMITED)
+    }
+
+    /// A meter for `budget`, its clock starting now.
+    pub fn start(budget: Budget) -> Meter {
+        let mut meter = Meter {
+            spent: 0,
+            next_check: u64::MAX,
+            budget,
+            deadline: budget.timeout.map(|timeout| Instant::now() + timeout),
+            over: None,
+        };
+        meter.plan_next_check();
+        meter
+    }
+
+    /// Counts one node; true once the budget is spent (and from then on).
+    #[inline(always)]
+    pub fn spend(&mut self) -> bool {
+        self.spent += 1;
+        self.spent >= self.next_check && self.check()
+    }
+
+    /// Counts `nodes` nodes at once; true once the budget is spent. For searches that
+    /// count their nodes themselves and report every [`nodes_until_check`] nodes.
+    ///
+    /// [`nodes_until_check`]: Self::nodes_until_check
+    pub fn spend_many(&mut self, nodes: u64) -> bool {
+        self.spent = self.spent.saturating_add(nodes);
+        self.spent >= self.next_check && self.check()
+    }
+
+    /// Nodes that can be counted before the meter needs to look at its limits
+    /// (`u64::MAX` without a budget).
+    pub fn nodes_until_check(&self) -> u64 {
+        self.next_check.saturating_sub(self.spent)
+    }
+
+    /// The limit the search ran into, if any.
+    pub fn over(&self) -> Option<OverBudget> {
+        self.over
+    }
+
+    /// Nodes counted so far.
+    pub fn spent(&self) -> u64 {
+        self.spent
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self) -> bool {
+        if self.over.is_none() {
+            if let Some(max) = self.budget.max_nodes.filter(|&max| self.spent > max) {
+                self.over = Some(OverBudget::Nodes(max));
+            } else if let (Some(deadline), Some(timeout)) = (self.deadline, self.budget.timeout) {
+                if Instant::now() >= deadline {
+                    self.over = Some(OverBudget::Time(timeout));
+                }
+            }
+        }
+        if self.over.is_some() {
+            // Every later node looks again, and finds the budget spent.
+            self.next_check = 0;
+            return true;
+        }
+        self.plan_next_check();
+        false
+    }
+
+    fn plan_next_check(&mut self) {
+        let by_nodes = self.budget.max_nodes.map_or(u64::MAX, |max| max + 1);
+        let by_clock = match self.deadline {
+            Some(_) => self.spent + CLOCK_EVERY,
+            None => u64::MAX,
+        };
+        self.next_check = by_nodes.min(by_clock);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unlimited_meter_never_stops() {
+        let mut meter = Meter::unlimited();
+        assert!(!(0..100_000).any(|_| meter.spend()));
+        assert_eq!(meter.spent(), 100_000);
+        assert_eq!(meter.over(), None);
+    }
+
+    #[test]
+    fn a_node_budget_stops_at_the_first_node_beyond_it() {
+        let mut meter = Meter::start(Budget {
+            timeout: None,
+            max_nodes: Some(10),
+        });
+        let stopped_at = (1..=100).find(|_| meter.spend());
+        assert_eq!(stopped_at, Some(11));
+        assert_eq!(meter.over(), Some(OverBudget::Nodes(10)));
+        assert!(meter.spend(), "a spent budget stays spent");
+    }
+
+    #[test]
+    fn a_time_budget_stops_once_the_clock_has_passed_it() {
+        let timeout = Duration::from_millis(20);
+        let mut meter = Meter::start(Budget {
+            timeout: Some(timeout),
+            max_nodes: None,
+        });
+        let started = Instant::now();
+        while !meter.spend() {}
+        assert!(started.elapsed() >= timeout);
+        assert_eq!(meter.over(), Some(OverBudget::Time(timeout)));
+        assert_eq!(
+            meter.over().map(|o| o.to_string()).as_deref(),
+            Some("stopped at the time budget (--timeout 20ms)")
+        );
+    }
+}
