@@ -15,6 +15,10 @@ use super::error::BenchError;
 /// paths relative to the current directory.
 pub const DEFAULT_SUITE: &str = include_str!("../../benches/suites/default.toml");
 
+/// The folder the built-in suite's paths are relative to: its file's folder, from the
+/// repository root.
+pub const DEFAULT_SUITE_FOLDER: &str = "benches/suites";
+
 /// A suite file as written.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -220,15 +224,15 @@ impl Suite {
     }
 
     /// The suite of file `path` (the built-in [`DEFAULT_SUITE`] when `None`) with the folder
-    /// its dataset paths are relative to: the file's folder, or the current folder for the
-    /// built-in suite.
+    /// its dataset paths are relative to: the file's folder ([`DEFAULT_SUITE_FOLDER`] for
+    /// the built-in suite).
     pub fn load(
         path: Option<&Path>,
         kinds: &[&'static dyn Kind],
     ) -> Result<(Suite, PathBuf), BenchError> {
         let Some(path) = path else {
             let suite = Suite::parse(DEFAULT_SUITE, "default", kinds)?;
-            return Ok((suite, PathBuf::from(".")));
+            return Ok((suite, PathBuf::from(DEFAULT_SUITE_FOLDER)));
         };
         let text = std::fs::read_to_string(path)
             .map_err(|e| BenchError::Plan(format!("cannot read suite {}: {e}", path.display())))?;
@@ -511,9 +515,19 @@ fn expand(base: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, BenchError> 
 
 /// `p` without `./` components, so names read as written.
 fn clean(p: &Path) -> PathBuf {
-    p.components()
-        .filter(|c| !matches!(c, std::path::Component::CurDir))
-        .collect()
+    use std::path::Component;
+    let mut parts: Vec<Component<'_>> = Vec::new();
+    for part in p.components() {
+        match part {
+            Component::CurDir => {}
+            // `dir/..` folds away (a suite's `../../datasets` read from its folder).
+            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    parts.into_iter().collect()
 }
 
 #[cfg(test)]
@@ -523,8 +537,8 @@ mod tests {
     #[test]
     fn the_default_suite_parses_and_names_existing_datasets() {
         let suite = Suite::parse(DEFAULT_SUITE, "default", &crate::kinds::all()).unwrap();
-        let base = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let plan = suite.plan(base, &Overrides::default()).unwrap();
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SUITE_FOLDER);
+        let plan = suite.plan(&base, &Overrides::default()).unwrap();
         assert!(plan.datasets.iter().any(|d| d.kind.name() == "sudoku"));
         assert!(plan.datasets.iter().any(|d| d.kind.name() == "connect4"));
         assert!(plan.datasets.iter().any(|d| d.kind.name() == "battleship"));
@@ -575,14 +589,15 @@ mod tests {
     #[test]
     fn overrides_narrow_the_plan() {
         let suite = Suite::parse(DEFAULT_SUITE, "default", &crate::kinds::all()).unwrap();
-        let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let base = root.join(DEFAULT_SUITE_FOLDER);
         let overrides = Overrides {
             algorithms: Some(vec!["backtrack".into()]),
             threads: Some(vec![2]),
             quick: true,
             ..Overrides::default()
         };
-        let plan = suite.plan(base, &overrides).unwrap();
+        let plan = suite.plan(&base, &overrides).unwrap();
         assert!(plan
             .datasets
             .iter()
@@ -591,10 +606,10 @@ mod tests {
         assert_eq!((plan.warmup, plan.max_repeats), (0, 1));
 
         let folder = Overrides {
-            datasets_dir: Some(base.join("datasets/battleship")),
+            datasets_dir: Some(root.join("datasets/battleship")),
             ..Overrides::default()
         };
-        let plan = suite.plan(base, &folder).unwrap();
+        let plan = suite.plan(&base, &folder).unwrap();
         let names: Vec<&str> = plan.datasets.iter().map(|d| d.name.as_str()).collect();
         // Each set keeps its rules, so both rules run on every file of the folder.
         assert_eq!(
@@ -612,10 +627,10 @@ mod tests {
         // Sets keep their algorithms and first-records limits; the same file with the same
         // settings runs once.
         let folder = Overrides {
-            datasets_dir: Some(base.join("datasets/sudoku")),
+            datasets_dir: Some(root.join("datasets/sudoku")),
             ..Overrides::default()
         };
-        let plan = suite.plan(base, &folder).unwrap();
+        let plan = suite.plan(&base, &folder).unwrap();
         let runs: Vec<(String, Vec<String>, bool)> = plan
             .datasets
             .iter()

@@ -21,7 +21,7 @@ pub(super) struct BenchArgs {
     #[arg(long, value_name = "FILE")]
     suite: Option<PathBuf>,
     /// Run the suite's kinds on the data files of DIR instead: DIR/sudoku/, DIR/connect4/…,
-    /// or DIR itself when it is named after a kind (e.g. ../shared/datasets/sudoku).
+    /// or DIR itself when it is named after a kind (e.g. corpora/sudoku).
     #[arg(long, value_name = "DIR")]
     datasets: Option<PathBuf>,
     /// Only these algorithms, comma-separated (e.g. dlx,backtrack).

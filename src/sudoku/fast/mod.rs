@@ -9,8 +9,8 @@
 //! The word of digit `d` and band `b` is number `16 * b + d`: a band's nine words are
 //! contiguous (words 9 to 15 of each band unused), so clearing solved cells from every
 //! digit of a band is one 8-lane AVX2 operation plus one word (see [`x86::clear8`]), and an
-//! update finds its band and digit with a shift and a mask. An update writes its word back only after that clear, so the
-//! vector load never waits on a narrower store to the same words still in flight (the
+//! update finds its band and digit with a shift and a mask. An update writes its word back
+//! only after that clear, so the vector load never waits on a narrower store to the same words still in flight (the
 //! reason an earlier band-major layout, whose clear the compiler vectorised by itself
 //! after such a store, was slower).
 //!
