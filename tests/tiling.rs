@@ -14,14 +14,20 @@ fn counts(board: &Board, pieces: &[Piece]) -> Counts {
     Tiling::new(board, pieces).unwrap().count()
 }
 
+/// The three counts as `u64`s (all the counts here fit).
+fn small(counts: &Counts) -> (u64, u64, u64) {
+    (
+        u64::try_from(&counts.labelled).unwrap(),
+        u64::try_from(counts.tilings).unwrap(),
+        u64::try_from(counts.up_to_symmetry).unwrap(),
+    )
+}
+
 #[test]
 fn pentomino_rectangles_and_the_holed_square() {
     let rectangle = |w, h| counts(&Board::rectangle(w, h, None).unwrap(), &pentominoes());
     let c = rectangle(10, 6);
-    assert_eq!(
-        (c.labelled, c.tilings, c.up_to_symmetry),
-        (9356, 9356, 2339)
-    );
+    assert_eq!(small(&c), (9356, 9356, 2339));
     assert_eq!(rectangle(12, 5).up_to_symmetry, 1010);
     assert_eq!(rectangle(15, 4).up_to_symmetry, 368);
     assert_eq!(rectangle(20, 3).up_to_symmetry, 2);
@@ -243,12 +249,8 @@ fn checkerboard_counts_agree_with_brute_force_on_every_shared_file() {
         let solutions = brute_force(width, height, &cells, &pieces);
         let expected = three_counts(width, height, &cells, &pieces, &solutions);
         let ours = counts(&board, &pieces);
-        assert_eq!(
-            (ours.labelled, ours.tilings, ours.up_to_symmetry),
-            expected,
-            "{name}"
-        );
-        assert!(ours.labelled > 0, "{name}");
+        assert_eq!(small(&ours), expected, "{name}");
+        assert!(small(&ours).0 > 0, "{name}");
         // Both engines, with and without the symmetries and merged identical stones.
         for engine in [Engine::BitMasks, Engine::DancingLinks] {
             for symmetry in [Symmetry::Derived, Symmetry::Ignored] {
@@ -276,10 +278,7 @@ fn identical_pieces_count_every_labelling_and_each_tiling_once() {
     assert!(tilings > 1);
     assert_eq!(labelled, 2 * tilings);
     let ours = counts(&board, &pieces);
-    assert_eq!(
-        (ours.labelled, ours.tilings, ours.up_to_symmetry),
-        (labelled, tilings, up_to_symmetry)
-    );
+    assert_eq!(small(&ours), (labelled, tilings, up_to_symmetry));
     // solve hands out both labellings of every tiling: the brute force's solutions.
     let mut tiling = Tiling::new(&board, &pieces).unwrap();
     let placements = tiling.placements().to_vec();
@@ -391,7 +390,7 @@ fn every_printed_solution_is_a_legal_cover() {
             .collect();
         assert_eq!(
             solutions.len() as u64,
-            counts(&board, &pieces).labelled,
+            small(&counts(&board, &pieces)).0,
             "{name}"
         );
         for solution in &solutions {

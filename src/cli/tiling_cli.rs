@@ -1,8 +1,11 @@
 //! `puzzlebench tiling …` and `puzzlebench checkerboard …`: count and print tilings.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
@@ -46,7 +49,8 @@ pub(super) struct BoardChoice {
     /// Worker threads (default: one per core); the counts do not depend on it.
     #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
     threads: usize,
-    /// Show a progress bar even when standard error is not a terminal.
+    /// Show progress even when standard error is not a terminal (then as a plain line
+    /// every second: parts of the search done, rate, time left).
     #[arg(long)]
     progress: bool,
     /// Count only up to symmetry: one piece is kept to the placements that are the
@@ -72,6 +76,26 @@ pub(super) struct TilingCountArgs {
     pieces: String,
     #[command(flatten)]
     board: BoardChoice,
+    #[command(flatten)]
+    limits: CountLimits,
+}
+
+/// How long a count may run.
+#[derive(Debug, Args)]
+pub(super) struct CountLimits {
+    /// Stop the whole count after DURATION (`250ms`, `2s`, `1m`) and print the counts
+    /// reached, marked partial (exit code 1).
+    #[arg(long, value_name = "DURATION", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
+}
+
+/// A `--timeout` value: a positive duration such as `250ms`, `2s` or `1m`.
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    match humantime::parse_duration(text) {
+        Ok(duration) if duration.is_zero() => Err("the timeout must be longer than 0".into()),
+        Ok(duration) => Ok(duration),
+        Err(error) => Err(format!("{error} (give e.g. 250ms, 2s or 1m)")),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -108,6 +132,8 @@ pub(super) struct CheckerboardCountArgs {
     top_left: tiling::Color,
     #[command(flatten)]
     board: BoardChoice,
+    #[command(flatten)]
+    limits: CountLimits,
 }
 
 pub(super) fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
@@ -117,13 +143,13 @@ pub(super) fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
         read_pieces(Path::new(&args.pieces))?
     };
     let board = board(&args.board, None, None)?;
-    print_counts(&board, &pieces, &args.board)
+    print_counts(&board, &pieces, &args.board, &args.limits)
 }
 
 pub(super) fn count_checkerboard(args: CheckerboardCountArgs) -> Result<ExitCode> {
     let pieces = read_pieces(&args.stones)?;
     let board = board(&args.board, Some(&args.stones), Some(args.top_left))?;
-    print_counts(&board, &pieces, &args.board)
+    print_counts(&board, &pieces, &args.board, &args.limits)
 }
 
 pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode> {
@@ -135,9 +161,14 @@ pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode
     let mut out = create_output(args.output.as_ref())?;
     let format = args.output_format;
     let limit = args.limit.unwrap_or(u64::MAX);
+    let destination = args.output.as_ref().map_or_else(
+        || "standard output".to_string(),
+        |p| p.display().to_string(),
+    );
+    let cannot_write = || format!("cannot write the solutions to {destination}");
     let found = write_solutions(&mut problem, &board, &pieces, format, limit, &mut out)
-        .context("cannot write the solutions")?;
-    out.flush()?;
+        .with_context(cannot_write)?;
+    out.flush().with_context(cannot_write)?;
     Ok(exit_code(u64::from(found == 0)))
 }
 
@@ -167,6 +198,7 @@ fn print_counts(
     board: &tiling::Board,
     pieces: &[tiling::Piece],
     choice: &BoardChoice,
+    limits: &CountLimits,
 ) -> Result<ExitCode> {
     let symmetry = tiling::Symmetry::from_flags(choice.break_symmetry, choice.no_symmetry);
     let built = tiling::Tiling::configured(board, pieces, symmetry, choice.engine);
@@ -174,27 +206,134 @@ fn print_counts(
         return Ok(exit_code(1));
     };
     let pool = thread_pool(choice.threads)?;
-    let template = "[{elapsed_precise}] {wide_bar} {pos}/{len} subtrees, {msg}";
-    let bar = progress_bar(template, choice.progress);
-    let counts = problem.count_parallel(&pool, |done, total, solutions| {
-        if let Some(bar) = &bar {
+    let progress = Progress::new(choice.progress);
+    let stop = AtomicBool::new(false);
+    // Dropping `finished` (when the count returns) ends the timer and the progress lines.
+    let (finished, timer) = mpsc::channel::<()>();
+    let (finished_too, ticker) = mpsc::channel::<()>();
+    let counted = std::thread::scope(|scope| {
+        let (stop, progress) = (&stop, &progress);
+        if let Some(timeout) = limits.timeout {
+            scope.spawn(move || {
+                if timer.recv_timeout(timeout) == Err(mpsc::RecvTimeoutError::Timeout) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            });
+        }
+        if progress.lines {
+            scope.spawn(move || {
+                while ticker.recv_timeout(PROGRESS_INTERVAL) == Err(mpsc::RecvTimeoutError::Timeout)
+                {
+                    progress.line();
+                }
+            });
+        }
+        let counted = problem.count_parallel_until(&pool, stop, |done, total, solutions| {
+            progress.part(done, total, solutions)
+        });
+        drop((finished, finished_too));
+        counted
+    });
+    progress.finish();
+    let text = counts_text(&counted, choice.break_symmetry, choice.json, limits.timeout);
+    io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .and_then(|()| io::stdout().lock().flush())
+        .context("cannot write the counts to standard output")?;
+    let failed = !counted.complete() || counted.counts.labelled == 0u32.into();
+    Ok(exit_code(u64::from(failed)))
+}
+
+/// How often `--progress` writes a line when standard error is not a terminal.
+const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Progress of a count on standard error: a bar on a terminal; with `--progress`
+/// elsewhere, a plain line every [`PROGRESS_INTERVAL`] and one at the end.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    lines: bool,
+    start: Instant,
+    done: AtomicUsize,
+    total: AtomicUsize,
+    solutions: AtomicU64,
+}
+
+impl Progress {
+    fn new(forced: bool) -> Self {
+        let terminal = io::stderr().is_terminal();
+        let template =
+            "[{elapsed_precise}] {wide_bar} {pos}/{len} parts, {per_sec}, ETA {eta}, {msg}";
+        Progress {
+            bar: progress_bar(template, false).filter(|_| terminal),
+            lines: forced && !terminal,
+            start: Instant::now(),
+            done: AtomicUsize::new(0),
+            total: AtomicUsize::new(0),
+            solutions: AtomicU64::new(0),
+        }
+    }
+
+    /// A part of the search finished: `done` of `total`, `solutions` searched so far.
+    fn part(&self, done: usize, total: usize, solutions: u64) {
+        self.done.fetch_max(done, Ordering::Relaxed);
+        self.total.store(total, Ordering::Relaxed);
+        self.solutions.fetch_max(solutions, Ordering::Relaxed);
+        if let Some(bar) = &self.bar {
             bar.set_length(total as u64);
             bar.set_position(done as u64);
             bar.set_message(format!("{solutions} solutions"));
         }
-    });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
     }
-    let text = counts_text(&counts, choice.break_symmetry, choice.json);
-    io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(exit_code(u64::from(counts.labelled == 0)))
+
+    /// One plain progress line: parts done of all, solutions, rate and time left.
+    fn line(&self) {
+        let done = self.done.load(Ordering::Relaxed);
+        let total = self.total.load(Ordering::Relaxed);
+        let solutions = self.solutions.load(Ordering::Relaxed);
+        let elapsed = self.start.elapsed();
+        let rate = done as f64 / elapsed.as_secs_f64().max(1e-9);
+        let left = if total == 0 {
+            "?".to_string()
+        } else if done == total {
+            "0s".to_string()
+        } else if done == 0 {
+            "?".to_string()
+        } else {
+            let seconds = ((total - done) as f64 / rate).ceil() as u64;
+            humantime::format_duration(Duration::from_secs(seconds)).to_string()
+        };
+        let line = format!(
+            "puzzlebench: {done}/{} parts searched, {solutions} solutions, {rate:.1} parts/s, \
+             {:.1}s elapsed, ETA {left}\n",
+            if total == 0 {
+                "?".to_string()
+            } else {
+                total.to_string()
+            },
+            elapsed.as_secs_f64(),
+        );
+        // Progress is best effort: a standard error that cannot take it stops nothing.
+        let _ = io::stderr().lock().write_all(line.as_bytes());
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        if self.lines {
+            self.line();
+        }
+    }
 }
 
 /// The problem, or `None` after saying why the pieces cannot cover the board: that is a
 /// puzzle without solution (exit code 1), not bad input.
 fn possible(built: Result<tiling::Tiling, tiling::TilingError>) -> Option<tiling::Tiling> {
     built
-        .map_err(|impossible| eprintln!("puzzlebench: {impossible}"))
+        .map_err(|impossible| {
+            // Best effort: a standard error that cannot take the reason changes no exit code.
+            let _ = writeln!(io::stderr().lock(), "puzzlebench: {impossible}");
+        })
         .ok()
 }

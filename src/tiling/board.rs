@@ -81,8 +81,10 @@ impl Board {
     }
 
     /// Parses a board file: one row per line, `#` a cell to cover, `.` a hole, `B`/`W` a
-    /// coloured cell. Blank lines are left out; errors name the file's own line numbers.
+    /// coloured cell. Blank lines are left out; errors name the file's own line numbers. A
+    /// leading UTF-8 byte order mark is skipped.
     pub fn parse(text: &str) -> Result<Self, BoardError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let rows: Vec<(usize, &str)> = text
             .lines()
             .map(str::trim_end)

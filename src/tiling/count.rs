@@ -2,9 +2,12 @@
 //! ways.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Display;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-use serde::Serialize;
+use num_bigint::BigUint;
+use serde::{Serialize, Serializer};
 use thiserror::Error;
 
 use crate::exact_cover::{BitCover, Dlx, DlxBuilder, ExactCoverError, SearchStats, MAX_BIT_ITEMS};
@@ -53,20 +56,61 @@ pub enum TilingError {
     NoPlacement(String),
 }
 
-/// The three counts of a board's tilings.
+/// The three counts of a board's tilings, exact however large.
 ///
-/// `labelled` saturates at `u64::MAX`: identical pieces are searched once per tiling and
-/// their labellings multiplied in (see [`Tiling::new`]), so it can exceed what was
-/// enumerated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// `labelled` is arbitrary-precision: identical pieces are searched once per tiling and
+/// their `k!` labellings multiplied in (see [`Tiling::new`]), so it can exceed what was
+/// enumerated by far (32 dominoes on 8×8: 12,988,816 tilings × 32!, beyond `u128`).
+/// The other two are bounded by the solutions enumerated (times at most the board's 8
+/// symmetries), which `u128` holds with room to spare.
+///
+/// Serialised (JSON), each count is a number when it fits in a `u64` and otherwise a
+/// string of its decimal digits, so that no reader rounds it silently.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Counts {
     /// Solutions with every piece distinct, even identical ones (what exact cover counts).
-    pub labelled: u64,
+    #[serde(serialize_with = "exact_number")]
+    pub labelled: BigUint,
     /// Distinct partitions of the board into pieces (identical pieces interchangeable).
-    pub tilings: u64,
+    #[serde(serialize_with = "exact_number")]
+    pub tilings: u128,
     /// Tilings that differ only by a symmetry of the board (one keeping its colours)
     /// counted once.
-    pub up_to_symmetry: u64,
+    #[serde(serialize_with = "exact_number")]
+    pub up_to_symmetry: u128,
+}
+
+/// A count as a JSON number when it fits in a `u64` (what every JSON reader holds
+/// exactly, or nearly), else as a string of its digits.
+fn exact_number<T, S>(count: &T, serializer: S) -> Result<S::Ok, S::Error>
+where
+    T: Clone + Display + TryInto<u64>,
+    S: Serializer,
+{
+    match count.clone().try_into() {
+        Ok(small) => serializer.serialize_u64(small),
+        Err(_) => serializer.collect_str(count),
+    }
+}
+
+/// The counts reached by a count that may be stopped before the end (see
+/// [`Tiling::count_parallel_until`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counted {
+    /// The counts of the solutions found: exact when [`complete`](Self::complete), else
+    /// lower bounds.
+    pub counts: Counts,
+    /// Parts of the search (independent subtrees) searched to the end.
+    pub parts_done: usize,
+    /// Parts of the search in all.
+    pub parts_total: usize,
+}
+
+impl Counted {
+    /// Whether every part was searched, so that the counts are exact.
+    pub fn complete(&self) -> bool {
+        self.parts_done == self.parts_total
+    }
 }
 
 /// A board and pieces, ready to search.
@@ -180,8 +224,9 @@ struct Problem {
     /// The placement each option stands for.
     option_placement: Vec<usize>,
     /// Per option: the labelled solutions each solution found with it stands for (the
-    /// orbit size of a symmetry-broken piece's placement; 1 for every other option).
-    weight: Vec<u64>,
+    /// orbit size of a symmetry-broken piece's placement, at most the board's 8
+    /// symmetries; 1 for every other option).
+    weight: Vec<u128>,
 }
 
 /// The exact-cover items: one per searched piece and one per board cell, numbered in the
@@ -268,7 +313,7 @@ impl Items {
         placements: &[Placement],
         merged: Option<&MergedGroup>,
         keep: &dyn Fn(&Placement) -> bool,
-        weight: &dyn Fn(&Placement) -> u64,
+        weight: &dyn Fn(&Placement) -> u128,
     ) -> Problem {
         let mut options = Vec::new();
         let mut option_placement = Vec::new();
@@ -364,7 +409,7 @@ impl Tiling {
             None
         };
         let items = Items::number(board, pieces.len(), merged.as_ref(), broken, engine);
-        let problem = |keep: &dyn Fn(&Placement) -> bool, weight: &dyn Fn(&Placement) -> u64| {
+        let problem = |keep: &dyn Fn(&Placement) -> bool, weight: &dyn Fn(&Placement) -> u128| {
             items.problem(&placements, merged.as_ref(), keep, weight)
         };
         let reduced = |placement: &Placement| {
@@ -379,7 +424,7 @@ impl Tiling {
         } else {
             let orbit_size = |placement: &Placement| {
                 if Some(placement.piece) == broken {
-                    symmetries.orbit(placement).len() as u64
+                    symmetries.orbit(placement).len() as u128
                 } else {
                     1
                 }
@@ -424,24 +469,42 @@ impl Tiling {
 
     /// Counts every solution three ways, on the calling thread.
     pub fn count(&self) -> Counts {
+        let never = AtomicBool::new(false);
         let mut search = self.counting.search.clone();
         let mut tally = Tally::default();
         for part in self.parts() {
-            self.count_part(&mut search, &part, &mut tally);
+            self.count_part(&mut search, &part, &mut tally, &never);
         }
-        tally.counts()
+        tally.counts(self.labellings())
     }
 
     /// Counts every solution three ways on `pool`: the search tree is split at its first
-    /// two levels into independent subproblems. `on_part(done, total)` is called as parts
-    /// finish, with the labelled solutions found so far. The counts do not depend on the
+    /// two levels into independent subproblems. `on_part(done, total, solutions)` is
+    /// called as parts finish, with the solutions enumerated so far (before the labellings
+    /// and symmetries that multiply them are applied). The counts do not depend on the
     /// number of threads.
     pub fn count_parallel<P>(&self, pool: &rayon::ThreadPool, on_part: P) -> Counts
     where
         P: Fn(usize, usize, u64) + Sync,
     {
+        let never = AtomicBool::new(false);
+        self.count_parallel_until(pool, &never, on_part).counts
+    }
+
+    /// [`count_parallel`](Self::count_parallel), stopping as soon as `stop` is set (by a
+    /// timer, say): every worker looks at it before each part and at each solution, and
+    /// gives up the rest of its part. The counts are then those of the solutions found so
+    /// far, and [`Counted::complete`] is false.
+    pub fn count_parallel_until<P>(
+        &self,
+        pool: &rayon::ThreadPool,
+        stop: &AtomicBool,
+        on_part: P,
+    ) -> Counted
+    where
+        P: Fn(usize, usize, u64) + Sync,
+    {
         use rayon::prelude::*;
-        use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
         let parts = self.parts();
         let total = parts.len();
         let done = AtomicUsize::new(0);
@@ -452,18 +515,35 @@ impl Tiling {
                 .fold(
                     || (self.counting.search.clone(), Tally::default()),
                     |(mut search, mut tally), part| {
-                        let before = tally.labelled;
-                        self.count_part(&mut search, part, &mut tally);
-                        let new = tally.labelled - before;
-                        let found = found.fetch_add(new, Ordering::Relaxed).saturating_add(new);
-                        on_part(done.fetch_add(1, Ordering::Relaxed) + 1, total, found);
+                        if stop.load(Ordering::Relaxed) {
+                            return (search, tally);
+                        }
+                        let before = tally.searched;
+                        let finished = self.count_part(&mut search, part, &mut tally, stop);
+                        let new = tally.searched - before;
+                        let found = found.fetch_add(new, Ordering::Relaxed) + new;
+                        if finished {
+                            on_part(done.fetch_add(1, Ordering::Relaxed) + 1, total, found);
+                        }
                         (search, tally)
                     },
                 )
                 .map(|(_, tally)| tally)
                 .reduce(Tally::default, Tally::merge)
         });
-        tally.counts()
+        Counted {
+            counts: tally.counts(self.labellings()),
+            parts_done: done.into_inner(),
+            parts_total: total,
+        }
+    }
+
+    /// Labelled solutions per solution searched: `k!` for a merged group of `k` identical
+    /// pieces, else 1.
+    fn labellings(&self) -> BigUint {
+        self.merged
+            .as_ref()
+            .map_or_else(|| BigUint::from(1u32), |group| group.labellings.clone())
     }
 
     /// The counting problem split at its first two levels (each on the item with the
@@ -491,34 +571,40 @@ impl Tiling {
     }
 
     /// Adds to `tally` the solutions that use the options `selection`, searched in `search`
-    /// (a clone of this problem's, left as it was found).
-    fn count_part(&self, search: &mut Search, selection: &[usize], tally: &mut Tally) {
+    /// (a clone of this problem's, left as it was found). Returns whether the part was
+    /// searched to the end: false when `stop` was set at one of its solutions.
+    fn count_part(
+        &self,
+        search: &mut Search,
+        selection: &[usize],
+        tally: &mut Tally,
+        stop: &AtomicBool,
+    ) -> bool {
         if selection
             .iter()
             .any(|&option| search.select(option).is_err())
         {
             search.clear_selection();
-            return;
+            return true;
         }
         let placements = &self.placements;
         let option_placement = &self.counting.option_placement;
         let weight = &self.counting.weight;
-        let labellings = self.merged.as_ref().map_or(1, |g| g.labellings);
         let class = &self.class;
         let symmetries = &self.symmetries;
         let cells = symmetries.first().map_or(0, Vec::len);
         let mut used = Vec::new();
+        let mut stopped = false;
         search.search(|options| {
             used.clear();
             used.extend_from_slice(selection);
             used.extend_from_slice(options);
-            let tilings = used
-                .iter()
-                .map(|&option| weight[option])
-                .fold(1, u64::saturating_mul);
-            tally.labelled = tally
-                .labelled
-                .saturating_add(tilings.saturating_mul(labellings));
+            // Only the symmetry-broken piece's options weigh more than 1 (at most 8) and a
+            // solution holds one of them, so the product is at most 8; the sums stay
+            // below 8 × the solutions enumerated, far inside `u128`.
+            let tilings: u128 = used.iter().map(|&option| weight[option]).product();
+            tally.searched += 1;
+            tally.weighted += tilings;
             let label = |permutation: &[usize]| {
                 // Each cell: its piece's class and the smallest (moved) cell of its piece.
                 let mut grid = vec![u32::MAX; cells];
@@ -546,24 +632,32 @@ impl Tiling {
                 tally.orbits.insert(smallest);
                 tally.tilings.insert(own, tilings);
             }
+            if stop.load(Ordering::Relaxed) {
+                stopped = true;
+                return ControlFlow::Break(());
+            }
             ControlFlow::Continue(())
         });
         search.clear_selection();
+        !stopped
     }
 }
 
-/// Solutions counted so far: the labelled count, and the distinct tilings (each with the
+/// Solutions counted so far: the solutions searched, their weighted sum (the labelled
+/// count before the merged group's labellings), and the distinct tilings (each with the
 /// tilings it stands for) and symmetry classes seen (each as its canonical cell labels).
 #[derive(Default)]
 struct Tally {
-    labelled: u64,
-    tilings: HashMap<Vec<u32>, u64>,
+    searched: u64,
+    weighted: u128,
+    tilings: HashMap<Vec<u32>, u128>,
     orbits: HashSet<Vec<u32>>,
 }
 
 impl Tally {
     fn merge(mut self, other: Tally) -> Tally {
-        self.labelled = self.labelled.saturating_add(other.labelled);
+        self.searched += other.searched;
+        self.weighted += other.weighted;
         for (tiling, weight) in other.tilings {
             self.tilings.entry(tiling).or_insert(weight);
         }
@@ -571,14 +665,12 @@ impl Tally {
         self
     }
 
-    fn counts(&self) -> Counts {
+    /// The counts, each solution searched standing for `labellings` labelled ones.
+    fn counts(&self, labellings: BigUint) -> Counts {
         Counts {
-            labelled: self.labelled,
-            tilings: self
-                .tilings
-                .values()
-                .fold(0, |sum, &weight| sum.saturating_add(weight)),
-            up_to_symmetry: self.orbits.len() as u64,
+            labelled: BigUint::from(self.weighted) * labellings,
+            tilings: self.tilings.values().sum(),
+            up_to_symmetry: self.orbits.len() as u128,
         }
     }
 }
@@ -590,8 +682,9 @@ struct MergedGroup {
     /// For each placement of the first member: the placement of each member (in `members`
     /// order) on the same cells.
     same_cells: HashMap<usize, Vec<usize>>,
-    /// `k!` for `k` members: labelled solutions per solution searched (saturating).
-    labellings: u64,
+    /// `k!` for `k` members: labelled solutions per solution searched (exact: 35 pieces
+    /// already make more than `u128` holds).
+    labellings: BigUint,
 }
 
 impl MergedGroup {
@@ -623,7 +716,7 @@ impl MergedGroup {
                 (index, twins)
             })
             .collect();
-        let labellings = (1..=members.len() as u64).fold(1u64, u64::saturating_mul);
+        let labellings = (1..=members.len() as u64).map(BigUint::from).product();
         Some(MergedGroup {
             members,
             same_cells,
@@ -720,18 +813,18 @@ mod tests {
         let counts = fast.count();
         assert_eq!(counts, slow.count());
         assert!(counts.tilings > 0);
-        assert_eq!(counts.labelled, 2 * counts.tilings);
+        assert_eq!(counts.labelled, BigUint::from(2 * counts.tilings));
         // One search solution per tiling, and solve still gives both labellings of each:
         // the same labelled solutions as the plain search.
         assert_eq!(
             fast.solving
                 .search
                 .search(|_| ControlFlow::Continue(()))
-                .solutions,
+                .solutions as u128,
             counts.tilings
         );
         let labelled = solutions(&mut fast);
-        assert_eq!(labelled.len() as u64, counts.labelled);
+        assert_eq!(BigUint::from(labelled.len()), counts.labelled);
         assert_eq!(labelled, solutions(&mut slow));
     }
 
@@ -745,7 +838,7 @@ mod tests {
         let fast = Tiling::new(&board, &pieces).unwrap();
         let counts = fast.count();
         assert_eq!(counts, plain(&board, &pieces).count());
-        assert_eq!(counts.labelled, 24 * counts.tilings);
+        assert_eq!(counts.labelled, BigUint::from(24 * counts.tilings));
         // Monomino in the centre: 2 tilings; in a corner: 4 each.
         assert_eq!((counts.tilings, counts.up_to_symmetry), (18, 3));
         // Three identical I-trominoes, two identical dominoes and an L-tromino on 4×4: the
@@ -757,7 +850,7 @@ mod tests {
         let counts = Tiling::new(&board, &pieces).unwrap().count();
         assert_eq!(counts, plain(&board, &pieces).count());
         assert!(counts.tilings > 0);
-        assert_eq!(counts.labelled, 6 * 2 * counts.tilings);
+        assert_eq!(counts.labelled, BigUint::from(6 * 2 * counts.tilings));
     }
 
     #[test]

@@ -4,8 +4,9 @@
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
+use std::time::Duration;
 
-use super::{parse_pieces, Board, Counts, Piece, PiecesError, Placement, Tiling};
+use super::{parse_pieces, Board, Counted, Piece, PiecesError, Placement, Tiling};
 
 /// A solution as a framed grid: each cell its stone number and colour, `.` for holes.
 pub fn solution_grid(board: &Board, pieces: &[Piece], chosen: &[&Placement]) -> String {
@@ -100,28 +101,69 @@ pub fn write_solutions(
 }
 
 /// The counts as `tiling count` prints them: three lines, or JSON; with the symmetry
-/// broken, the count up to symmetry and the solutions searched.
-pub fn counts_text(counts: &Counts, symmetry_broken: bool, json: bool) -> String {
-    match (symmetry_broken, json) {
-        (true, true) => format!(
-            "{}\n",
-            serde_json::json!({
-                "up_to_symmetry": counts.up_to_symmetry,
-                "searched": counts.labelled,
-            })
-        ),
-        (true, false) => format!(
+/// broken, the count up to symmetry and the solutions searched. Counts are exact: in JSON,
+/// a count beyond `u64` is a string of its digits (see [`Counts`](super::Counts)).
+///
+/// A count that did not finish says so: in text, a last line `partial: …` naming the
+/// `timeout` that stopped it (if given) and the parts searched; in JSON, the fields
+/// `"partial": true`, `parts_done` and `parts_total`.
+pub fn counts_text(
+    counted: &Counted,
+    symmetry_broken: bool,
+    json: bool,
+    timeout: Option<Duration>,
+) -> String {
+    let counts = &counted.counts;
+    let mut text = if json {
+        let mut object = if symmetry_broken {
+            let mut object = serde_json::Map::new();
+            object.insert("up_to_symmetry".into(), json_count(&counts.up_to_symmetry));
+            object.insert("searched".into(), json_count(&counts.labelled));
+            object
+        } else {
+            match serde_json::to_value(counts) {
+                Ok(serde_json::Value::Object(object)) => object,
+                _ => serde_json::Map::new(),
+            }
+        };
+        if !counted.complete() {
+            object.insert("partial".into(), true.into());
+            object.insert("parts_done".into(), counted.parts_done.into());
+            object.insert("parts_total".into(), counted.parts_total.into());
+        }
+        format!("{}\n", serde_json::Value::Object(object))
+    } else if symmetry_broken {
+        format!(
             "up_to_symmetry: {}\n(symmetry broken: {} solutions searched; labelled and tilings not counted)\n",
             counts.up_to_symmetry, counts.labelled
-        ),
-        (false, true) => format!(
-            "{}\n",
-            serde_json::to_string(counts).expect("counts serialise")
-        ),
-        (false, false) => format!(
+        )
+    } else {
+        format!(
             "labelled: {}\ntilings: {}\nup_to_symmetry: {}\n",
             counts.labelled, counts.tilings, counts.up_to_symmetry
-        ),
+        )
+    };
+    if !json && !counted.complete() {
+        let why = match timeout {
+            Some(timeout) => format!(
+                "stopped after the timeout of {}",
+                humantime::format_duration(timeout)
+            ),
+            None => "stopped".to_string(),
+        };
+        text.push_str(&format!(
+            "partial: {why}, {} of {} parts of the search finished; the counts are lower bounds\n",
+            counted.parts_done, counted.parts_total
+        ));
+    }
+    text
+}
+
+/// A count as JSON: a number when it fits in a `u64`, else a string of its digits.
+fn json_count<T: Clone + TryInto<u64> + ToString>(count: &T) -> serde_json::Value {
+    match count.clone().try_into() {
+        Ok(small) => small.into(),
+        Err(_) => count.to_string().into(),
     }
 }
 

@@ -216,18 +216,39 @@ impl Job for CountJob {
             match Tiling::configured(&board, &pieces, Symmetry::Derived, self.engine) {
                 Ok(tiling) => {
                     let counts = tiling.count();
-                    let counts = [counts.labelled, counts.tilings, counts.up_to_symmetry];
+                    let counts = [
+                        exact_value(counts.labelled),
+                        exact_value(counts.tilings),
+                        exact_value(counts.up_to_symmetry),
+                    ];
                     ("counted", false, String::new(), counts)
                 }
-                Err(impossible) => ("impossible", true, impossible.to_string(), [0; 3]),
+                Err(impossible) => {
+                    let none = || Value::Int(0);
+                    (
+                        "impossible",
+                        true,
+                        impossible.to_string(),
+                        [none(), none(), none()],
+                    )
+                }
             };
-        values.extend(counts.map(Value::Int));
+        values.extend(counts);
         Ok(Outcome {
             status,
             failed,
             error,
             values,
         })
+    }
+}
+
+/// A count as a whole number when it fits in a `u64`, else as the text of its digits (a
+/// string in JSON Lines), never rounded.
+fn exact_value<T: TryInto<u64> + ToString + Clone>(count: T) -> Value {
+    match count.clone().try_into() {
+        Ok(small) => Value::Int(small),
+        Err(_) => Value::Text(count.to_string()),
     }
 }
 
@@ -319,6 +340,17 @@ mod tests {
             "error,,,,,,board \"6x10/grey\": \"grey\" is not black or white"
         );
         assert!(rows[5].ends_with("a 0x9 board is not supported (1 to 4,096 cells)"));
+    }
+
+    #[test]
+    fn counts_past_u64_are_the_text_of_their_digits() {
+        assert_eq!(exact_value(9356u128).to_text(), "9356");
+        assert!(matches!(
+            exact_value(u128::from(u64::MAX)),
+            Value::Int(u64::MAX)
+        ));
+        let big = num_bigint::BigUint::from(6728u32) * num_bigint::BigUint::from(u64::MAX);
+        assert!(matches!(exact_value(big.clone()), Value::Text(text) if text == big.to_string()));
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //!
 //! let board = Board::rectangle(20, 3, None).unwrap();
 //! let counts = Tiling::new(&board, &pentominoes()).unwrap().count();
-//! assert_eq!((counts.labelled, counts.up_to_symmetry), (8, 2));
+//! assert_eq!(counts.labelled, 8u32.into());
+//! assert_eq!((counts.tilings, counts.up_to_symmetry), (8, 2));
 //! ```
 
 mod board;
@@ -19,7 +20,7 @@ mod shapes;
 mod symmetry;
 
 pub use board::{Board, BoardError};
-pub use count::{Counts, Engine, Placement, Symmetry, Tiling, TilingError};
+pub use count::{Counted, Counts, Engine, Placement, Symmetry, Tiling, TilingError};
 pub use job::{parse_size, size_in_name, CountJob, CountLayout, CountSettings, TilingPuzzle};
 pub use shapes::{
     parse_pieces, pentominoes, Color, Piece, PieceCell, PiecesError, Transform, TRANSFORMS,

@@ -153,8 +153,10 @@ pub enum PiecesError {
 }
 
 /// Parses a stones file: one stone per block, rows of comma-separated cells (`B` black,
-/// `W` white, `#` uncoloured, `_` not covered), a line of `=` ending each stone.
+/// `W` white, `#` uncoloured, `_` not covered), a line of `=` ending each stone. A leading
+/// UTF-8 byte order mark is skipped.
 pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, PiecesError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut pieces = Vec::new();
     let mut cells = Vec::new();
     let mut width = None;

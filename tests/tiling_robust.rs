@@ -1,0 +1,314 @@
+//! `tiling count` and `checkerboard count|solve` at their edges: counts beyond `u64`, byte
+//! order marks, `--progress` off a terminal, `--timeout`, and output that cannot be
+//! written.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{puzzlebench, repo_datasets, run};
+
+/// `text` written to `name` in `dir`.
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+#[test]
+fn files_may_start_with_a_byte_order_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let stones = std::fs::read_to_string(repo_datasets().join("tiling/4x4_stones.txt")).unwrap();
+    let marked = write(dir.path(), "4x4_bom.txt", &format!("\u{feff}{stones}"));
+    let board = write(dir.path(), "board.txt", "\u{feff}BWBW\nWBWB\nBWBW\nWBWB\n");
+    let expected = "labelled: 24\ntilings: 6\nup_to_symmetry: 2\n";
+    let output = run(&["checkerboard", "count", marked.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), expected);
+    let output = run(&[
+        "checkerboard",
+        "count",
+        marked.to_str().unwrap(),
+        "--board-file",
+        board.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), expected);
+    let output = run(&[
+        "checkerboard",
+        "solve",
+        marked.to_str().unwrap(),
+        "--limit",
+        "1",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("solution 1\n"));
+    // A pieces file of `#` cells, and a plain board file, each with a mark.
+    let pieces = write(dir.path(), "dominoes.txt", "\u{feff}#,#\n===\n#,#\n===\n");
+    let square = write(dir.path(), "square.txt", "\u{feff}##\n##\n");
+    let output = run(&[
+        "tiling",
+        "count",
+        "--pieces",
+        pieces.to_str().unwrap(),
+        "--board-file",
+        square.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "labelled: 4\ntilings: 2\nup_to_symmetry: 1\n"
+    );
+}
+
+/// A pieces file of `count` separate pieces, each `piece` (rows of a stones file).
+fn separate_pieces(dir: &Path, name: &str, piece: &str, count: usize) -> PathBuf {
+    write(dir, name, &format!("{piece}\n===\n").repeat(count))
+}
+
+#[test]
+fn counts_beyond_u64_and_u128_are_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    // 18 dominoes on 6×6: 6,728 tilings, each labelled 18! ways (past u64::MAX); 930 of
+    // them differ up to the square's symmetries.
+    let dominoes = separate_pieces(dir.path(), "dom18.txt", "#,#", 18);
+    let dominoes = dominoes.to_str().unwrap();
+    let output = run(&["tiling", "count", "--pieces", dominoes, "--board", "6x6"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "labelled: 43075170292137984000\ntilings: 6728\nup_to_symmetry: 930\n"
+    );
+    // In JSON a count past u64 is a string of its digits; the others stay numbers.
+    let output = run(&[
+        "tiling", "count", "--pieces", dominoes, "--board", "6x6", "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "{\"labelled\":\"43075170292137984000\",\"tilings\":6728,\"up_to_symmetry\":930}\n"
+    );
+    // The same stones through `checkerboard count`.
+    let output = run(&["checkerboard", "count", dominoes, "--board", "6x6"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("labelled: 43075170292137984000\n"));
+    // 36 monominoes on 6×6: one tiling, 36! labellings, more than u128 holds.
+    let monominoes = separate_pieces(dir.path(), "mono36.txt", "#", 36);
+    let output = run(&[
+        "tiling",
+        "count",
+        "--pieces",
+        monominoes.to_str().unwrap(),
+        "--board",
+        "6x6",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "labelled: 371993326789901217467999448150835200000000\ntilings: 1\nup_to_symmetry: 1\n"
+    );
+}
+
+#[test]
+fn progress_is_shown_off_a_terminal_when_asked() {
+    // Standard error is a pipe here, never a terminal.
+    let output = run(&[
+        "tiling",
+        "count",
+        "--board",
+        "6x10",
+        "--no-symmetry",
+        "-j",
+        "1",
+        "--progress",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("labelled: 9356\n"));
+    let text = stderr(&output);
+    let last = text.lines().last().unwrap_or_default();
+    let (done, rest) = last
+        .strip_prefix("puzzlebench: ")
+        .and_then(|l| l.split_once('/'))
+        .unwrap_or_else(|| panic!("no progress line: {text:?}"));
+    assert!(
+        rest.starts_with(&format!("{done} parts searched, 9356 solutions, ")),
+        "{last}"
+    );
+    assert!(
+        last.contains(" parts/s, ") && last.ends_with("ETA 0s"),
+        "{last}"
+    );
+    // Without --progress, nothing on a pipe.
+    let output = run(&["tiling", "count", "--board", "20x3"]);
+    assert_eq!(stderr(&output), "");
+    let stones = repo_datasets().join("tiling/4x4_stones.txt");
+    let output = run(&[
+        "checkerboard",
+        "count",
+        stones.to_str().unwrap(),
+        "--progress",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(" parts searched, 12 solutions, "),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_timeout_stops_the_count_and_reports_it_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every labelling of 18 dominoes on 6×6 (18! × 6,728): far beyond any timeout.
+    let dominoes = separate_pieces(dir.path(), "dom18.txt", "#,#", 18);
+    let dominoes = dominoes.to_str().unwrap();
+    for verb in ["tiling", "checkerboard"] {
+        let mut args = match verb {
+            "tiling" => vec!["tiling", "count", "--pieces", dominoes],
+            _ => vec!["checkerboard", "count", dominoes],
+        };
+        args.extend(["--board", "6x6", "--no-symmetry", "--timeout", "300ms"]);
+        let start = Instant::now();
+        let output = run(&args);
+        let elapsed = start.elapsed();
+        assert_eq!(output.status.code(), Some(1), "{verb}: {}", stderr(&output));
+        assert!(elapsed < Duration::from_secs(10), "{verb}: {elapsed:?}");
+        let text = stdout(&output);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(lines[0].starts_with("labelled: "), "{text}");
+        assert!(
+            lines[3].starts_with("partial: stopped after the timeout of 300ms, 0 of "),
+            "{text}"
+        );
+        assert!(
+            lines[3].ends_with(" parts of the search finished; the counts are lower bounds"),
+            "{text}"
+        );
+        args.push("--json");
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(1), "{verb}: {}", stderr(&output));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        assert_eq!(json["partial"], true, "{json}");
+        assert!(json["labelled"].as_u64().unwrap() > 0, "{json}");
+        assert!(json["parts_total"].as_u64().unwrap() > 0, "{json}");
+    }
+    // A count that finishes in time is complete: no partial line, exit code 0.
+    let output = run(&["tiling", "count", "--board", "20x3", "--timeout", "1m"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "labelled: 8\ntilings: 8\nup_to_symmetry: 2\n"
+    );
+    let output = run(&[
+        "tiling",
+        "count",
+        "--board",
+        "20x3",
+        "--timeout",
+        "2s",
+        "--json",
+    ]);
+    assert_eq!(
+        stdout(&output),
+        "{\"labelled\":8,\"tilings\":8,\"up_to_symmetry\":2}\n"
+    );
+    // A timeout that is not one is a usage error.
+    for bad in ["0s", "soon", "5"] {
+        let output = run(&["tiling", "count", "--board", "20x3", "--timeout", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        assert!(stderr(&output).contains("--timeout"), "{}", stderr(&output));
+    }
+}
+
+/// Runs `puzzlebench` with `args` and its standard output on `/dev/full` (a device that
+/// is always full); `None` where there is no such device.
+fn run_into_full_device(args: &[&str]) -> Option<std::process::Output> {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .ok()?;
+    Some(
+        puzzlebench()
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("the binary runs"),
+    )
+}
+
+#[test]
+fn output_that_cannot_be_written_is_one_line_and_exit_code_2() {
+    let stones = repo_datasets().join("tiling/4x4_stones.txt");
+    let stones = stones.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["tiling", "count", "--board", "10x6"],
+            "the counts to standard output",
+        ),
+        (
+            &["tiling", "count", "--board", "10x6", "--json"],
+            "the counts to standard output",
+        ),
+        (
+            &["checkerboard", "count", stones],
+            "the counts to standard output",
+        ),
+        (
+            &["checkerboard", "solve", stones],
+            "the solutions to standard output",
+        ),
+        (
+            &["checkerboard", "solve", stones, "-o", "/dev/full"],
+            "the solutions to /dev/full",
+        ),
+    ];
+    for (args, what) in cases {
+        let Some(output) = run_into_full_device(args) else {
+            eprintln!("skipped: no /dev/full on this system");
+            return;
+        };
+        let text = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {text}");
+        assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+        assert!(
+            text.starts_with(&format!("puzzlebench: cannot write {what}: ")),
+            "{args:?}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    // Far more solutions than a pipe holds.
+    let dominoes = separate_pieces(dir.path(), "dom18.txt", "#,#", 18);
+    let mut child = puzzlebench()
+        .args(["checkerboard", "solve", dominoes.to_str().unwrap()])
+        .args(["--board", "6x6"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "solution 1\n");
+    // The reader is gone (`| head -1`).
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stderr(&output), "");
+}
