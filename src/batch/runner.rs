@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -67,6 +67,10 @@ pub struct RunOptions {
     pub max_records: Option<u64>,
     /// Each record's budget: a record over it gets a [`TIMEOUT_STATUS`] row.
     pub budget: Budget,
+    /// Set (by a signal handler, say) to stop the run: no record is read after it is set,
+    /// the records already read are processed and written, and the statistics say
+    /// [`interrupted`](RunStats::interrupted).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for RunOptions {
@@ -77,6 +81,7 @@ impl Default for RunOptions {
             chunks_in_flight_per_thread: 16,
             max_records: None,
             budget: Budget::UNLIMITED,
+            stop: None,
         }
     }
 }
@@ -355,6 +360,8 @@ impl<'a, J: Job> Pipeline<'a, J> {
             bytes_read: Arc::clone(&self.bytes_read),
             pace: &pace,
             seq: 0,
+            stop: self.options.stop.clone(),
+            stopped: false,
         };
         let shared = Shared {
             job: self.job,
@@ -386,6 +393,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
         write_result.map_err(BatchError::Output)?;
         read_result?;
         sink.finish().map_err(BatchError::Output)?;
+        self.stats.interrupted = reading.stopped;
         self.stats.wall = started.elapsed();
         self.stats.cpu = process_cpu_time().saturating_sub(cpu_started);
         Ok(self.stats)
@@ -630,11 +638,23 @@ struct Reading<'a, J: Job> {
     /// The next chunk's sequence number.
     seq: u64,
     buffers: &'a BufferPool,
+    /// The run's stop flag, and whether it stopped the reading.
+    stop: Option<Arc<AtomicBool>>,
+    stopped: bool,
 }
 
 impl<J: Job> Reading<'_, J> {
     /// The next chunk of the inputs, `None` once they are all read (or after an error).
     fn next_chunk(&mut self) -> Result<Option<Chunk<J::Layout>>, BatchError> {
+        if self.left > 0
+            && self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+            self.left = 0;
+        }
         let result = self.cut_next();
         if !matches!(result, Ok(Some(_))) {
             self.left = 0;

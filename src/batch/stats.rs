@@ -23,6 +23,11 @@ pub struct RunStats {
     pub threads: usize,
     /// Per-record processing times in nanoseconds.
     pub latency_ns: Histogram<u64>,
+    /// Whether the run was stopped (by [`RunOptions::stop`]) before reading every record:
+    /// `records` rows were written, the first ones in input order.
+    ///
+    /// [`RunOptions::stop`]: super::RunOptions::stop
+    pub interrupted: bool,
 }
 
 /// Per-record latency in microseconds.
@@ -54,6 +59,7 @@ impl RunStats {
             cpu: Duration::ZERO,
             threads,
             latency_ns: latency_histogram(),
+            interrupted: false,
         }
     }
 

@@ -5,6 +5,8 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -185,9 +187,11 @@ fn run_job<J: Job>(
         Box::new(NoProgress)
     };
     // Chunks follow the records' pace: positions that take seconds go one at a time.
+    let interruption = Interruption::install()?;
     let options = RunOptions {
         threads: args.threads,
         budget: args.budget(),
+        stop: Some(Arc::clone(&interruption.seen)),
         ..RunOptions::default()
     };
     let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;
@@ -203,7 +207,40 @@ fn run_job<J: Job>(
         report::write_report(dir, &summary, &env)
             .with_context(|| format!("cannot write the report into {}", dir.display()))?;
     }
+    if stats.interrupted {
+        return Ok(ExitCode::from(interruption.exit_code()));
+    }
     Ok(exit_code(stats.failed))
+}
+
+/// SIGINT and SIGTERM during a run: the first stops the reading (the records read are
+/// finished, written and summarised), a second one exits at once.
+struct Interruption {
+    /// Set by the first signal.
+    seen: Arc<AtomicBool>,
+    /// The exit code of the signal seen: 130 for SIGINT, 143 for SIGTERM.
+    code: Arc<AtomicUsize>,
+}
+
+impl Interruption {
+    fn install() -> Result<Interruption> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        use signal_hook::flag;
+        let seen = Arc::new(AtomicBool::new(false));
+        let code = Arc::new(AtomicUsize::new(0));
+        for (signal, exit) in [(SIGINT, 130), (SIGTERM, 143)] {
+            // Registered first, so it sees the flag as the earlier signal left it.
+            flag::register_conditional_shutdown(signal, exit, Arc::clone(&seen))
+                .and_then(|_| flag::register(signal, Arc::clone(&seen)))
+                .and_then(|_| flag::register_usize(signal, Arc::clone(&code), exit as usize))
+                .context("cannot install the signal handlers")?;
+        }
+        Ok(Interruption { seen, code })
+    }
+
+    fn exit_code(&self) -> u8 {
+        u8::try_from(self.code.load(Ordering::Relaxed)).unwrap_or(130)
+    }
 }
 
 /// A progress bar drawn with `template` on standard error, when it is a terminal or

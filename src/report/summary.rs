@@ -37,6 +37,10 @@ pub struct Summary {
     pub records_per_cpu_second: f64,
     /// Per-record latency in microseconds.
     pub latency_us: LatencySummary,
+    /// Whether the run was interrupted: `records` are the first records, the rest were
+    /// not read. Left out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 impl Summary {
@@ -80,6 +84,7 @@ impl Summary {
                 p99: round(stats.latency().p99, 2),
                 max: round(stats.latency().max, 2),
             },
+            interrupted: stats.interrupted,
         }
     }
 
@@ -96,6 +101,9 @@ impl Summary {
         ];
         out.extend(self.settings.iter().map(|(k, v)| (k.clone(), json_text(v))));
         out.push(("threads".into(), self.threads.to_string()));
+        if self.interrupted {
+            out.push(("interrupted".into(), "true".into()));
+        }
         out.push(("records".into(), self.records.to_string()));
         out.push(("failed".into(), self.failed.to_string()));
         out.extend(
@@ -165,7 +173,14 @@ impl Summary {
             .filter(|(_, v)| v.as_u64() != Some(0))
             .map(|(k, v)| format!("{k} {}", json_text(v)))
             .collect();
-        let mut text = format!(
+        let mut text = String::new();
+        if self.interrupted {
+            text.push_str(&format!(
+                "interrupted: the first {} records done, the rest not read\n",
+                self.records
+            ));
+        }
+        text += &format!(
             "{} records in {:.3} s ({:.0} records/s, {} threads): {}\n",
             self.records,
             self.wall_seconds,

@@ -1,0 +1,140 @@
+//! SIGINT and SIGTERM in the middle of a run: the records read are finished and written
+//! in order, the summary and report say the run was interrupted, and the exit code is
+//! 130 (SIGINT) or 143 (SIGTERM); a second signal exits at once.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{puzzlebench, repo_datasets};
+
+/// Many easy puzzles: long enough a run to interrupt part way.
+fn long_input(dir: &Path) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let puzzles: Vec<&str> = text.lines().skip(1).map(|l| &l[..81]).collect();
+    let mut lines = String::new();
+    for _ in 0..400 {
+        for puzzle in &puzzles {
+            lines.push_str(puzzle);
+            lines.push('\n');
+        }
+    }
+    let path = dir.join("long.txt");
+    std::fs::write(&path, lines).unwrap();
+    path
+}
+
+fn signal(child: &Child, name: &str) {
+    let status = std::process::Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Waits until `path` has at least `rows` lines, or 20 s.
+fn wait_for_rows(path: &Path, rows: usize) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        let lines = std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+        if lines >= rows {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("{} never reached {rows} rows", path.display());
+}
+
+fn interrupted_run(signal_name: &str, expected_code: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = long_input(dir.path());
+    let output = dir.path().join("rows.csv");
+    let report = dir.path().join("report");
+    let child = puzzlebench()
+        .args(["sudoku", "solve", "--algo", "backtrack", "-j2", "-o"])
+        .arg(&output)
+        .arg("--report")
+        .arg(&report)
+        .arg(&input)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_rows(&output, 1000);
+    signal(&child, signal_name);
+    let status = child.wait_with_output().unwrap().status;
+    assert_eq!(status.code(), Some(expected_code));
+    let text = std::fs::read_to_string(&output).unwrap();
+    assert!(text.ends_with('\n'), "no torn last row");
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert!(
+        rows.len() >= 999 && rows.len() < 400_000,
+        "{} rows",
+        rows.len()
+    );
+    for (i, row) in rows.iter().enumerate() {
+        let line = (i + 1).to_string();
+        assert_eq!(row.split(',').next(), Some(line.as_str()), "rows in order");
+        assert!(row.contains(",solved,"), "row {line}: {row}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["interrupted"], true);
+    assert_eq!(summary["records"], rows.len() as u64);
+}
+
+#[test]
+fn sigint_finishes_the_records_read_and_exits_130() {
+    interrupted_run("INT", 130);
+}
+
+#[test]
+fn sigterm_finishes_the_records_read_and_exits_143() {
+    interrupted_run("TERM", 143);
+}
+
+#[test]
+fn a_second_sigint_exits_at_once() {
+    // The first record keeps a worker busy for far longer than the test: the first signal
+    // waits for it, the second does not.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("slow.txt");
+    std::fs::write(&input, ".".repeat(625) + "\n").unwrap();
+    let mut child = puzzlebench()
+        .args(["sudoku", "solve", "--algo", "backtrack"])
+        .arg(&input)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&child, "INT");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the first signal waits"
+    );
+    signal(&child, "INT");
+    let started = Instant::now();
+    let status = child.wait().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(status.code(), Some(130));
+}
+
+#[test]
+fn an_uninterrupted_report_does_not_mention_interruption() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report");
+    let out = puzzlebench()
+        .args(["sudoku", "solve", "--report"])
+        .arg(&report)
+        .arg(repo_datasets().join("sudoku/generated-1k.csv"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let json = std::fs::read_to_string(report.join("summary.json")).unwrap();
+    assert!(!json.contains("interrupted"), "{json}");
+}
