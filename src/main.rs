@@ -2,9 +2,25 @@
 
 mod cli;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
+
+/// Checks standard output before the Rust runtime starts: it opens `/dev/null` on a
+/// closed standard output, so that `puzzlebench … >&-` would lose every row and exit 0.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static CHECK_STDOUT_AT_START: extern "C" fn() = {
+    extern "C" fn check() {
+        // SAFETY: F_GETFD only reads the descriptor's flags.
+        if unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1 {
+            puzzlebench::report::stdout_was_closed();
+        }
+    }
+    check
+};
 
 fn main() -> ExitCode {
     match cli::Cli::parse().run() {
@@ -14,7 +30,8 @@ fn main() -> ExitCode {
                 // The reader of our output went away (`| head`): nothing left to say.
                 return ExitCode::SUCCESS;
             }
-            eprintln!("puzzlebench: {}", message(&error));
+            // Best effort: with standard error full or closed, the exit code still says it.
+            let _ = writeln!(std::io::stderr().lock(), "puzzlebench: {}", message(&error));
             ExitCode::from(2)
         }
     }

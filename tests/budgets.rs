@@ -210,7 +210,7 @@ fn connect4_solve_scores_right_after_stopped_searches() {
 #[test]
 fn battleship_counting_stops_at_its_budget() {
     let fleet = vec!["2"; 50].join(",");
-    let field = vec!["1111111111"; 10].join(" ");
+    let field = ["1111111111"; 10].join(" ");
     let (_dir, path) = write_temp("all-ships.txt", &[field]);
     let out = run(&[
         "battleship",

@@ -16,7 +16,7 @@ mod stats;
 
 pub use input::{InputFormat, InputSpec};
 pub use progress::{NoProgress, Progress, TerminalProgress};
-pub use runner::{run, RowFormatter, RowSink, RunOptions};
+pub use runner::{run, RowFormatter, RowSink, RunOptions, MAX_THREADS};
 pub use stats::{latency_histogram, LatencySummary, RunStats};
 
 use thiserror::Error;

@@ -472,6 +472,10 @@ impl InOrder {
     }
 }
 
+/// The most worker threads a run takes: far more than any machine's cores, few enough
+/// that a mistyped count fails at once instead of starting tens of thousands of threads.
+pub const MAX_THREADS: usize = 1024;
+
 /// How long the writer waits for the next chunk in order before it flushes the rows
 /// written so far.
 const FLUSH_AFTER: Duration = Duration::from_millis(100);
@@ -551,6 +555,12 @@ fn fan_out<J: Job>(
 /// for the process's later runs. A benchmark repeats runs of a few microseconds on small
 /// inputs, where starting the pool's threads every time outweighed the work itself.
 fn worker_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, BatchError> {
+    if threads > MAX_THREADS {
+        return Err(BatchError::Pool {
+            threads,
+            message: format!("at most {MAX_THREADS} threads"),
+        });
+    }
     static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
     let mut pools = POOLS
         .lock()

@@ -1,6 +1,6 @@
 //! `puzzlebench bench`: run a suite, print a table, write the report folder.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -9,9 +9,9 @@ use clap::Args;
 
 use puzzlebench::bench::{self, BenchSummary, Event, External, Overrides, Suite};
 use puzzlebench::kinds;
-use puzzlebench::report::EnvInfo;
+use puzzlebench::report::{self, EnvInfo};
 
-use super::exit_code;
+use super::{exit_code, say};
 
 /// Compare algorithms, datasets and thread counts; write a report folder.
 #[derive(Debug, Args)]
@@ -62,8 +62,8 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let quiet = args.quiet;
     let mut on_event = |event: Event<'_>| match event {
         _ if quiet => {}
-        Event::Started { .. } => eprint!("{event}"),
-        Event::Finished(_) => eprintln!("{event}"),
+        Event::Started { .. } => say(&event.to_string()),
+        Event::Finished(_) => say(&format!("{event}\n")),
     };
     let results = bench::run_plan(&plan, &args.external, &mut on_event)?;
     let summary = BenchSummary::new(&plan.name, &results);
@@ -72,7 +72,7 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let label = args.label.as_deref().unwrap_or(&plan.name);
     let dir = bench::report_folder(&args.reports, &env, label)?;
     bench::write_report(&dir, &summary, &results, &env)?;
-    let mut out = io::stdout().lock();
+    let mut out = report::standard_output()?.lock();
     out.write_all(summary.to_text().as_bytes())?;
     let seconds = started.elapsed().as_secs_f64();
     writeln!(out, "{}", summary.closing_line(seconds, &dir))?;

@@ -16,8 +16,12 @@ use puzzlebench::connect4::solve::{BookBuilder, BookSpec, BuildEvent};
 use puzzlebench::connect4::{
     self, AfterEnd, AnyBook, GameLog, Notation, DEFAULT_HEIGHT, DEFAULT_TABLE_MB, DEFAULT_WIDTH,
 };
+use puzzlebench::report;
 
-use super::{create_output, input_specs, progress_bar, run_job, thread_pool, FormatArg, RunArgs};
+use super::{
+    create_output, input_specs, parse_threads, progress_bar, run_job, say, thread_pool, to_stderr,
+    FormatArg, RunArgs,
+};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum Connect4Command {
@@ -110,8 +114,8 @@ pub(super) struct Connect4BookArgs {
     /// The book file to write.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
+    /// Worker threads, at most 1024 (default: one per core).
+    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true, value_parser = parse_threads)]
     threads: usize,
     /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB
     /// and doubles it as it grows).
@@ -253,17 +257,17 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
     );
     let bar = progress_bar(&template, false);
     let on_event = |event: BuildEvent<'_>| match (event, &bar) {
-        (BuildEvent::Resuming { checkpoint, known }, _) => eprintln!(
-            "resuming from {}: {known} positions already solved",
+        (BuildEvent::Resuming { checkpoint, known }, _) => say(&format!(
+            "resuming from {}: {known} positions already solved\n",
             checkpoint.display()
-        ),
+        )),
         (BuildEvent::Solved { to_solve }, Some(bar)) => {
             bar.set_length(to_solve as u64);
             bar.inc(1);
         }
         (BuildEvent::Solved { .. }, None) => {}
         (BuildEvent::Warning(warning), Some(bar)) if !bar.is_finished() => bar.println(warning),
-        (BuildEvent::Warning(warning), _) => eprintln!("{warning}"),
+        (BuildEvent::Warning(warning), _) => say(&format!("{warning}\n")),
     };
     let stats = pool.install(|| builder.build(&on_event));
     if let Some(bar) = &bar {
@@ -272,7 +276,10 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
     let stats = stats?;
     let bytes = std::fs::metadata(&builder.output).map_or(0, |m| m.len());
     let seconds = started.elapsed().as_secs_f64();
-    eprintln!("{}", stats.describe(&builder.spec, bytes, seconds));
+    to_stderr(&format!(
+        "{}\n",
+        stats.describe(&builder.spec, bytes, seconds)
+    ))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -307,7 +314,7 @@ pub(super) fn play_connect4(args: Connect4PlayArgs) -> Result<ExitCode> {
         None => None,
     };
     let mut log = args.log.as_deref().map(GameLogFile::open).transpose()?;
-    let (mut input, mut out) = (io::stdin().lock(), io::stdout().lock());
+    let (mut input, mut out) = (io::stdin().lock(), report::standard_output()?.lock());
     let record = play(&options, book, &mut input, &mut out).map_err(|error| match error {
         PlayError::Opening(why) => anyhow::anyhow!("--start: {why}"),
         other => other.into(),

@@ -68,6 +68,18 @@ enum Command {
     Bench(BenchArgs),
 }
 
+/// A `--threads` value: 0 (one per core) to [`batch::MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(threads) if threads <= batch::MAX_THREADS => Ok(threads),
+        Ok(_) => Err(format!(
+            "at most {} threads (0: one per core)",
+            batch::MAX_THREADS
+        )),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
 fn parse_field_size(text: &str) -> Result<(usize, usize), String> {
     battleship::parse_size(text).map_err(|e| e.to_string())
 }
@@ -77,8 +89,8 @@ fn parse_field_size(text: &str) -> Result<(usize, usize), String> {
 struct RunArgs {
     /// Input files; none or `-` reads standard input. `.gz` files are decompressed.
     files: Vec<String>,
-    /// Worker threads (default: one per core).
-    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
+    /// Worker threads, at most 1024 (default: one per core).
+    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true, value_parser = parse_threads)]
     threads: usize,
     /// Write result rows to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -160,8 +172,23 @@ fn create_output(path: Option<&PathBuf>) -> Result<Box<dyn Write>> {
             File::create(path)
                 .with_context(|| format!("cannot create output file {}", path.display()))?,
         )),
-        None => Box::new(io::BufWriter::new(io::stdout())),
+        None => Box::new(io::BufWriter::new(report::standard_output()?)),
     })
+}
+
+/// Writes progress `text` to standard error, best effort: a standard error that cannot
+/// take it stops nothing.
+fn say(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Writes `text` to standard error: an error (exit code 2) if it cannot take it.
+fn to_stderr(text: &str) -> Result<()> {
+    let mut stderr = io::stderr().lock();
+    stderr
+        .write_all(text.as_bytes())
+        .and_then(|()| stderr.flush())
+        .context("cannot write to standard error")
 }
 
 /// Input specs for the named files (standard input when none), each checked to be
@@ -200,7 +227,7 @@ fn run_job<J: Job>(
     settings.extend(options.budget.settings());
     let summary = Summary::new(command, names, settings, &stats);
     if interactive && !args.quiet {
-        eprint!("{}", summary.to_text());
+        to_stderr(&summary.to_text())?;
     }
     if let Some(dir) = &args.report {
         let env = EnvInfo::collect(stats.threads, std::env::args().collect());

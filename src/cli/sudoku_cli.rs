@@ -8,11 +8,14 @@ use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 
 use puzzlebench::batch::{self, NoProgress, RunOptions};
+use puzzlebench::report;
 use puzzlebench::sudoku::display::BlockWriter;
 use puzzlebench::sudoku::generate::{generate_batch, write_generated, Batch, Difficulty};
 use puzzlebench::sudoku::{self, Algorithm, DEFAULT_LIMIT};
 
-use super::{create_output, exit_code, input_specs, run_job, thread_pool, FormatArg, RunArgs};
+use super::{
+    create_output, exit_code, input_specs, parse_threads, run_job, thread_pool, FormatArg, RunArgs,
+};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum SudokuCommand {
@@ -63,8 +66,8 @@ pub(super) struct SudokuGenerateArgs {
     /// Write the puzzles to FILE instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Worker threads (default: one per core); the output does not depend on it.
-    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
+    /// Worker threads, at most 1024 (default: one per core); the output does not depend on it.
+    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true, value_parser = parse_threads)]
     threads: usize,
 }
 
@@ -137,7 +140,7 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
         column: args.puzzle.column,
         solve_with: args.solve.then_some(Algorithm::Fast),
     };
-    let mut sink = BlockWriter::new(io::BufWriter::new(io::stdout()));
+    let mut sink = BlockWriter::new(io::BufWriter::new(report::standard_output()?));
     let options = RunOptions {
         threads: 1,
         ..RunOptions::default()

@@ -15,7 +15,7 @@ use puzzlebench::tiling::display::{
     counts_text, read_board, read_pieces, write_solutions, SolutionFormat,
 };
 
-use super::{create_output, exit_code, parse_field_size, progress_bar, thread_pool};
+use super::{create_output, exit_code, parse_field_size, parse_threads, progress_bar, thread_pool};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum TilingCommand {
@@ -46,8 +46,8 @@ pub(super) struct BoardChoice {
     /// Print the counts as JSON.
     #[arg(long)]
     json: bool,
-    /// Worker threads (default: one per core); the counts do not depend on it.
-    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true)]
+    /// Worker threads, at most 1024 (default: one per core); the counts do not depend on it.
+    #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true, value_parser = parse_threads)]
     threads: usize,
     /// Show progress even when standard error is not a terminal (then as a plain line
     /// every second: parts of the search done, rate, time left).
@@ -236,10 +236,9 @@ fn print_counts(
     });
     progress.finish();
     let text = counts_text(&counted, choice.break_symmetry, choice.json, limits.timeout);
-    io::stdout()
-        .lock()
-        .write_all(text.as_bytes())
-        .and_then(|()| io::stdout().lock().flush())
+    let mut out = puzzlebench::report::standard_output()?.lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
         .context("cannot write the counts to standard output")?;
     let failed = !counted.complete() || counted.counts.labelled == 0u32.into();
     Ok(exit_code(u64::from(failed)))

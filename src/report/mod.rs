@@ -31,7 +31,7 @@ pub fn open_output(
     inputs: &[crate::batch::InputSpec],
 ) -> Result<Box<dyn std::io::Write + Send>, OutputError> {
     let Some(path) = path else {
-        return Ok(Box::new(std::io::stdout()));
+        return Ok(Box::new(standard_output()?));
     };
     crate::batch::InputSpec::check_output(path, inputs)?;
     let file = std::fs::File::create(path).map_err(|source| OutputError::Create {
@@ -41,9 +41,33 @@ pub fn open_output(
     Ok(Box::new(file))
 }
 
+/// Whether the process started with standard output closed (see [`stdout_was_closed`]).
+static STDOUT_WAS_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records that the process started with standard output closed. The Rust runtime opens
+/// `/dev/null` on a closed standard output before `main`, where writes would vanish
+/// without an error, so the program checks before that and says so here.
+pub fn stdout_was_closed() {
+    STDOUT_WAS_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Standard output, if it is open: writes to a closed standard output (`>&-`) would
+/// otherwise be dropped without an error.
+pub fn standard_output() -> Result<std::io::Stdout, OutputError> {
+    // SAFETY: F_GETFD only reads the descriptor's flags.
+    let closed_now = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+    if closed_now || STDOUT_WAS_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(OutputError::StdoutClosed);
+    }
+    Ok(std::io::stdout())
+}
+
 /// Why the results file cannot be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
+    /// Standard output is closed.
+    #[error("standard output is closed: give -o FILE or open it")]
+    StdoutClosed,
     /// It is one of the inputs.
     #[error(transparent)]
     Input(#[from] crate::batch::BatchError),

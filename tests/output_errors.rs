@@ -1,0 +1,99 @@
+//! Outputs that cannot be written — a full disk, a full or closed standard error, a closed
+//! standard output — and out-of-range thread counts: one line on standard error where it
+//! can go, exit code 2, never a panic or a silent exit 0.
+
+mod common;
+
+use std::process::Output;
+
+use common::repo_datasets;
+
+/// Runs `puzzlebench ARGS REDIRECTIONS` through the shell.
+fn shell(args: &str, redirections: &str) -> Output {
+    let command = format!(
+        "{} {args} {redirections}",
+        env!("CARGO_BIN_EXE_puzzlebench")
+    );
+    std::process::Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+fn sudoku_file() -> String {
+    repo_datasets()
+        .join("sudoku/generated-1k.csv")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn a_full_standard_error_is_exit_code_2_not_a_panic() {
+    let games = repo_datasets().join("connect4/games-1k.txt");
+    for args in [
+        format!("sudoku solve --progress {}", sudoku_file()),
+        format!("connect4 validate --progress {}", games.display()),
+    ] {
+        let out = shell(&args, "> /dev/null 2> /dev/full");
+        assert_eq!(out.status.code(), Some(2), "{args}");
+    }
+}
+
+#[test]
+fn a_closed_standard_output_is_refused() {
+    for args in [
+        format!("sudoku solve {}", sudoku_file()),
+        "tiling count --board 6x10".to_string(),
+    ] {
+        let out = shell(&args, ">&-");
+        assert_eq!(out.status.code(), Some(2), "{args}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("standard output is closed"), "{stderr}");
+    }
+    // With the rows going to a file, standard output is not needed.
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("rows.csv");
+    let out = shell(
+        &format!("sudoku solve -o {} {}", rows.display(), sudoku_file()),
+        ">&-",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(rows).unwrap().lines().count(), 1001);
+}
+
+#[test]
+fn a_full_standard_output_is_one_line_and_exit_code_2() {
+    for args in [
+        format!("sudoku solve {}", sudoku_file()),
+        "tiling count --board 10x6".to_string(),
+        "checkerboard count datasets/tiling/4x4_stones.txt --board 4x4".to_string(),
+    ] {
+        let out = shell(&args, "> /dev/full");
+        assert_eq!(out.status.code(), Some(2), "{args}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args}: {stderr}");
+        assert!(stderr.contains("No space left on device"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_stays_quiet() {
+    let out = shell(&format!("sudoku solve {}", sudoku_file()), "| head -1");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("line,status"));
+}
+
+#[test]
+fn thread_counts_above_the_cap_are_refused_at_once() {
+    for args in [
+        format!("sudoku solve -j 30000 {}", sudoku_file()),
+        "tiling count --board 6x10 --threads 5000".to_string(),
+        "sudoku generate --count 1 -j 2000".to_string(),
+    ] {
+        let out = shell(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("at most 1024 threads"), "{stderr}");
+    }
+}
