@@ -16,7 +16,7 @@ mod stats;
 
 pub use input::{InputFormat, InputSpec};
 pub use progress::{NoProgress, Progress, TerminalProgress};
-pub use runner::{run, RowFormatter, RowSink, RunOptions, MAX_THREADS};
+pub use runner::{run, ResumePoint, RowFormatter, RowSink, RunOptions, MAX_THREADS};
 pub use stats::{latency_histogram, LatencySummary, RunStats};
 
 use thiserror::Error;
@@ -210,6 +210,30 @@ impl JobError {
 /// Why a run could not proceed.
 #[derive(Debug, Error)]
 pub enum BatchError {
+    /// The results file of a resumed run does not end where its inputs say it should.
+    #[error(
+        "cannot resume: the results file's row {rows} is for {expected}, but record {rows} \
+         of the inputs is {found}; was the file made from these inputs, in this order?"
+    )]
+    ResumeMismatch {
+        /// Rows in the results file.
+        rows: u64,
+        /// Where its last row says its record was.
+        expected: String,
+        /// Where that record is in the inputs.
+        found: String,
+    },
+    /// The results file of a resumed run has more rows than the inputs have records.
+    #[error(
+        "cannot resume: the results file has {rows} rows but the inputs have only {records} \
+         records"
+    )]
+    ResumeTooLong {
+        /// Rows in the results file.
+        rows: u64,
+        /// Records in the inputs.
+        records: u64,
+    },
     /// An input could not be opened or read.
     #[error("cannot read {path}: {source}")]
     Input {

@@ -71,6 +71,21 @@ pub struct RunOptions {
     /// the records already read are processed and written, and the statistics say
     /// [`interrupted`](RunStats::interrupted).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Resume an earlier run whose results file already holds the rows of the first
+    /// records: those records are read (to check where they end) but not processed.
+    pub resume: Option<ResumePoint>,
+}
+
+/// Where an earlier, interrupted run stopped: its results file holds one row for each of
+/// the first `rows` records, the last of them from `last_line` of input `last_file`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResumePoint {
+    /// Rows already written.
+    pub rows: u64,
+    /// The `file` column of the last row (runs with several inputs), as inputs are named.
+    pub last_file: Option<String>,
+    /// The `line` column of the last row.
+    pub last_line: u64,
 }
 
 impl Default for RunOptions {
@@ -82,6 +97,7 @@ impl Default for RunOptions {
             max_records: None,
             budget: Budget::UNLIMITED,
             stop: None,
+            resume: None,
         }
     }
 }
@@ -93,6 +109,10 @@ struct Chunk<L> {
     layout: Arc<L>,
     format: InputFormat,
     raw: RawChunk,
+    /// Leading records already in the results file (a resumed run): read, not processed.
+    skip: u64,
+    /// Whether the last record skipped is the resume point's.
+    ends_skip: bool,
 }
 
 /// One record's result, for the sink's `write_row`.
@@ -170,6 +190,8 @@ struct Processed {
     file: usize,
     rows: ChunkRows,
     counts: ChunkCounts,
+    /// With [`Chunk::ends_skip`], the line of the last record skipped.
+    resumed_after: Option<u64>,
 }
 
 /// The columns of a run's rows, and how one record's result fills them: `file` (only when
@@ -362,6 +384,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
             seq: 0,
             stop: self.options.stop.clone(),
             stopped: false,
+            skip_left: self.options.resume.as_ref().map_or(0, |r| r.rows),
         };
         let shared = Shared {
             job: self.job,
@@ -385,13 +408,22 @@ impl<'a, J: Job> Pipeline<'a, J> {
             row: Vec::new(),
             // The header is out once the first wait is long enough to flush.
             unflushed: true,
+            resume: self.options.resume.as_ref(),
         };
         let in_flight = threads.max(1) * self.options.chunks_in_flight_per_thread.max(1);
         let (read_result, write_result) =
             fan_out(&self.pool, &mut reading, &shared, &mut writer, in_flight);
         progress.finish();
-        write_result.map_err(BatchError::Output)?;
+        write_result?;
         read_result?;
+        if let Some(resume) = &self.options.resume {
+            if reading.skip_left > 0 && !reading.stopped {
+                return Err(BatchError::ResumeTooLong {
+                    rows: resume.rows,
+                    records: resume.rows - reading.skip_left,
+                });
+            }
+        }
         sink.finish().map_err(BatchError::Output)?;
         self.stats.interrupted = reading.stopped;
         self.stats.wall = started.elapsed();
@@ -412,19 +444,44 @@ struct Writer<'a, 's> {
     row: Vec<Value>,
     /// Whether rows were written since the sink was last flushed.
     unflushed: bool,
+    /// The point a resumed run starts after.
+    resume: Option<&'a ResumePoint>,
+}
+
+/// `line 12 of a.txt`, or `line 12`.
+fn describe_place(file: Option<&str>, line: u64) -> String {
+    match file {
+        Some(file) => format!("line {line} of {file}"),
+        None => format!("line {line}"),
+    }
 }
 
 impl Writer<'_, '_> {
     /// Flushes the sink if rows were written since the last flush.
-    fn flush(&mut self) -> io::Result<()> {
+    fn flush(&mut self) -> Result<(), BatchError> {
         if self.unflushed {
             self.unflushed = false;
-            self.sink.flush()?;
+            self.sink.flush().map_err(BatchError::Output)?;
         }
         Ok(())
     }
 
-    fn write(&mut self, done: Processed) -> io::Result<()> {
+    fn write(&mut self, done: Processed) -> Result<(), BatchError> {
+        if let (Some(line), Some(resume)) = (done.resumed_after, self.resume) {
+            let file = self.inputs[done.file].display_name();
+            let same_file = resume.last_file.as_ref().is_none_or(|f| *f == file);
+            if line != resume.last_line || !same_file {
+                return Err(BatchError::ResumeMismatch {
+                    rows: resume.rows,
+                    expected: describe_place(resume.last_file.as_deref(), resume.last_line),
+                    found: describe_place(self.schema.with_file.then_some(&file), line),
+                });
+            }
+        }
+        self.write_rows(done).map_err(BatchError::Output)
+    }
+
+    fn write_rows(&mut self, done: Processed) -> io::Result<()> {
         self.unflushed = true;
         done.counts.add_to(self.stats);
         match done.rows {
@@ -461,7 +518,11 @@ struct InOrder {
 
 impl InOrder {
     /// Takes `done` and writes every chunk that is next in input order.
-    fn write_ready(&mut self, done: Processed, writer: &mut Writer<'_, '_>) -> io::Result<()> {
+    fn write_ready(
+        &mut self,
+        done: Processed,
+        writer: &mut Writer<'_, '_>,
+    ) -> Result<(), BatchError> {
         self.pending.insert(done.seq, done);
         while let Some(done) = self.pending.remove(&self.next) {
             self.next += 1;
@@ -493,7 +554,7 @@ fn fan_out<J: Job>(
     shared: &Shared<'_, J>,
     writer: &mut Writer<'_, '_>,
     in_flight: usize,
-) -> (Result<(), BatchError>, io::Result<()>) {
+) -> (Result<(), BatchError>, Result<(), BatchError>) {
     let (done_tx, done_rx) = unbounded::<Processed>();
     let mut read_result = Ok(());
     let mut write_result = Ok(());
@@ -651,6 +712,8 @@ struct Reading<'a, J: Job> {
     /// The run's stop flag, and whether it stopped the reading.
     stop: Option<Arc<AtomicBool>>,
     stopped: bool,
+    /// Records still to skip (a resumed run).
+    skip_left: u64,
 }
 
 impl<J: Job> Reading<'_, J> {
@@ -713,12 +776,16 @@ impl<J: Job> Reading<'_, J> {
                 continue;
             };
             self.left -= raw.records;
+            let skip = raw.records.min(self.skip_left);
+            self.skip_left -= skip;
             let chunk = Chunk {
                 seq: self.seq,
                 file: *file,
                 layout: Arc::clone(layout),
                 format: input.format,
                 raw,
+                skip,
+                ends_skip: skip > 0 && self.skip_left == 0,
             };
             self.seq += 1;
             return Ok(Some(chunk));
@@ -748,7 +815,12 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
     let mut formatted =
         (shared.formatter.as_ref()).map(|formatter| (formatter, shared.buffers.take()));
     let mut values = Vec::new();
-    for record in &records {
+    let skip = (chunk.skip as usize).min(records.len());
+    let resumed_after = chunk
+        .ends_skip
+        .then(|| records[..skip].last().map(|r| r.line))
+        .flatten();
+    for record in &records[skip..] {
         let start = Instant::now();
         let outcome = match &record.content {
             RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.clone())),
@@ -796,6 +868,7 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
         shared.pace.store(per_record.max(1), Ordering::Relaxed);
     }
     Processed {
+        resumed_after,
         seq: chunk.seq,
         file: chunk.file,
         rows: match formatted {
