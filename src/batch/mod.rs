@@ -14,7 +14,7 @@ mod progress;
 mod runner;
 mod stats;
 
-pub use input::{InputFormat, InputSpec};
+pub use input::{InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};
 pub use progress::{NoProgress, Progress, TerminalProgress};
 pub use runner::{run, RowFormatter, RowSink, RunOptions};
 pub use stats::{latency_histogram, LatencySummary, RunStats};
