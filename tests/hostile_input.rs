@@ -383,6 +383,33 @@ fn endless_binary_data_ends_the_run_with_an_error() {
 }
 
 #[test]
+fn error_messages_quote_at_most_80_characters_of_a_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "Z".repeat(500_000);
+    let cases = [
+        (vec!["connect4", "validate"], format!("A_Red {long}\n")),
+        (vec!["connect4", "solve"], format!("4455 {long}\n")),
+        (
+            vec!["battleship", "validate", "--format", "json"],
+            format!("[[0, \"{long}\"]]\n"),
+        ),
+    ];
+    for (command, text) in cases {
+        let path = write_file(&dir, "long.txt", text.as_bytes());
+        let output = run(&[&command[..], &[&path]].concat());
+        let (header, rows) = parse_csv(&String::from_utf8_lossy(&output.stdout));
+        let error = cell(&header, &rows[0], "error");
+        assert!(
+            (75..=80).contains(&error.matches('Z').count()) && error.contains("… (500"),
+            "{command:?}: {}",
+            &error[..error.len().min(300)]
+        );
+        assert!(error.len() < 300, "{command:?}: {} bytes", error.len());
+        assert!(output.stderr.len() < 1000, "{command:?}");
+    }
+}
+
+#[test]
 fn hostile_csv_gives_one_row_per_record_whatever_the_threads() {
     // Every damage at once, among good records: rows out = records in, each error row at
     // its line, and the same rows for 1, 2 and 3 threads.

@@ -202,6 +202,60 @@ impl InputSpec {
     }
 }
 
+/// Text from a record, quoted in an error message, cut to at most
+/// [`Excerpt::MAX_CHARS`] characters followed by the length of the whole, so that a huge
+/// bad record does not make a huge message.
+///
+/// ```
+/// use puzzlebench::batch::Excerpt;
+///
+/// assert_eq!(Excerpt::quoted("F_Red").to_string(), "\"F_Red\"");
+/// assert_eq!(Excerpt::plain("[0, 2]").to_string(), "[0, 2]");
+/// let long = "x".repeat(1000);
+/// let cut = "x".repeat(Excerpt::MAX_CHARS);
+/// assert_eq!(Excerpt::quoted(&long).to_string(), format!("\"{cut}\"… (1000 bytes)"));
+/// assert_eq!(Excerpt::plain(&long).to_string(), format!("{cut}… (1000 bytes)"));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Excerpt<'a> {
+    text: &'a str,
+    quoted: bool,
+}
+
+impl<'a> Excerpt<'a> {
+    /// Characters of the text quoted, at most.
+    pub const MAX_CHARS: usize = 80;
+
+    /// `text` in double quotes with Rust's escapes, as `{:?}` writes it.
+    pub fn quoted(text: &'a str) -> Self {
+        Excerpt { text, quoted: true }
+    }
+
+    /// `text` as it is.
+    pub fn plain(text: &'a str) -> Self {
+        Excerpt {
+            text,
+            quoted: false,
+        }
+    }
+}
+
+impl std::fmt::Display for Excerpt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut = self.text.char_indices().nth(Self::MAX_CHARS);
+        let shown = cut.map_or(self.text, |(end, _)| &self.text[..end]);
+        if self.quoted {
+            write!(f, "{shown:?}")?;
+        } else {
+            f.write_str(shown)?;
+        }
+        if cut.is_some() {
+            write!(f, "… ({} bytes)", self.text.len())?;
+        }
+        Ok(())
+    }
+}
+
 /// The file and its size.
 fn open_file(path: &Path) -> io::Result<(File, u64)> {
     let file = File::open(path)?;
