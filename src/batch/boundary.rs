@@ -1,8 +1,10 @@
-//! Where records begin and end, one physical line at a time, for every input format.
+//! Where lines and records begin and end, one physical line at a time, for every input
+//! format.
 //!
-//! The reader uses this to cut inputs into chunks at record boundaries and to count records;
-//! workers run the very same state machine over a chunk to find its records again, so both
-//! always agree on what a record is.
+//! A physical line ends at `\n`, at `\r\n` or at a `\r` alone (an old Mac line ending), in
+//! every format. The reader uses this to cut inputs into chunks at record boundaries and to
+//! count records; workers run the very same state machine over a chunk to find its records
+//! again, so both always agree on what a line and a record are.
 
 use super::InputFormat;
 
@@ -39,6 +41,78 @@ pub(crate) struct Boundaries {
     csv: Option<CsvState>,
     /// For blocks: a block has started and not yet ended.
     block_open: bool,
+}
+
+/// Where the line starting before `from` ends, looking from `from` on in `bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LineEnd {
+    /// The line's text ends at `content` and its line ending at `end`.
+    Found {
+        /// Where the line ending starts.
+        content: usize,
+        /// Just after the line ending.
+        end: usize,
+    },
+    /// No line ending before `searched`: the bytes up to it belong to the line, and the
+    /// search goes on from there once more bytes are read (a `\r` at the very end of the
+    /// bytes read so far is left unsearched: a `\n` may follow it).
+    NotYet {
+        /// Where to search from next time.
+        searched: usize,
+    },
+}
+
+/// Finds the end of the line that continues at `from` in `bytes`; `at_end` says that no
+/// byte follows `bytes` (a `\r` at the end is then a line ending of its own).
+#[inline]
+pub(crate) fn find_line_end(bytes: &[u8], from: usize, at_end: bool) -> LineEnd {
+    match memchr::memchr2(b'\n', b'\r', &bytes[from..]) {
+        None => LineEnd::NotYet {
+            searched: bytes.len(),
+        },
+        Some(offset) => {
+            let content = from + offset;
+            if bytes[content] == b'\n' {
+                return LineEnd::Found {
+                    content,
+                    end: content + 1,
+                };
+            }
+            match bytes.get(content + 1) {
+                Some(b'\n') => LineEnd::Found {
+                    content,
+                    end: content + 2,
+                },
+                Some(_) => LineEnd::Found {
+                    content,
+                    end: content + 1,
+                },
+                None if at_end => LineEnd::Found {
+                    content,
+                    end: content + 1,
+                },
+                None => LineEnd::NotYet { searched: content },
+            }
+        }
+    }
+}
+
+/// The physical lines of `bytes` (whole lines: the bytes end with a line ending or at the
+/// end of the input), each with its line ending if it has one.
+pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = match find_line_end(rest, 0, true) {
+            LineEnd::Found { end, .. } => end,
+            LineEnd::NotYet { .. } => rest.len(),
+        };
+        let (line, tail) = rest.split_at(end);
+        rest = tail;
+        Some(line)
+    })
 }
 
 /// Whether `line` (with its line ending) is blank or a `#` comment.
@@ -121,6 +195,11 @@ impl Boundaries {
         }
     }
 
+    /// Whether a record is open: it goes on on the next line.
+    pub(crate) fn is_open(&self) -> bool {
+        self.block_open || self.csv.is_some()
+    }
+
     /// Ends the input: whether a record was still open (it ends there). Afterwards the
     /// state is as at the start.
     pub(crate) fn finish(&mut self) -> bool {
@@ -130,27 +209,61 @@ impl Boundaries {
     }
 }
 
+/// The CSV parser state after `byte` in `state`, or `None` when the byte ends the record
+/// (a line ending outside quotes).
+#[inline]
+fn csv_step(state: CsvState, byte: u8) -> Option<CsvState> {
+    Some(match (state, byte) {
+        (CsvState::Quoted, b'"') => CsvState::QuoteInQuoted,
+        (CsvState::Quoted, _) => CsvState::Quoted,
+        (CsvState::QuoteInQuoted, b'"') => CsvState::Quoted,
+        (_, b'\n' | b'\r') => return None,
+        (_, b',') => CsvState::FieldStart,
+        (CsvState::FieldStart, b'"') => CsvState::Quoted,
+        _ => CsvState::Unquoted,
+    })
+}
+
 /// Runs a CSV line through the parser states: `None` when the record ends with the line (it
-/// ends in a newline outside quotes, or has no newline: the end of the input), else the
-/// state the next line starts in.
+/// ends in a line ending outside quotes, or has none: the end of the input), else the
+/// state the next line starts in (inside quotes).
 fn csv_line_end(mut state: CsvState, line: &[u8]) -> Option<CsvState> {
     for &byte in line {
-        state = match (state, byte) {
-            (CsvState::Quoted, b'"') => CsvState::QuoteInQuoted,
-            (CsvState::Quoted, _) => CsvState::Quoted,
-            (CsvState::QuoteInQuoted, b'"') => CsvState::Quoted,
-            (_, b'\n') => return None,
-            (_, b',') => CsvState::FieldStart,
-            (CsvState::FieldStart, b'"') => CsvState::Quoted,
-            _ => CsvState::Unquoted,
+        state = csv_step(state, byte)?;
+    }
+    // A line without a line ending is the last of the input: only an open quote keeps its
+    // record open.
+    (state == CsvState::Quoted).then_some(state)
+}
+
+/// Where a quoted field that is still open at the end of `bytes` was opened: `bytes` are
+/// the start of a CSV record, from the start of its first line. The place is the
+/// 0-based line (counted from the record's first line), the offset of that line's start
+/// and the offset of the quote, in `bytes`. `None` when no quoted field is open at the end.
+pub(crate) fn csv_open_quote(bytes: &[u8]) -> Option<(u64, usize, usize)> {
+    let mut state = CsvState::FieldStart;
+    let (mut line, mut line_start) = (0u64, 0usize);
+    let mut open = None;
+    for (offset, &byte) in bytes.iter().enumerate() {
+        state = match csv_step(state, byte) {
+            Some(CsvState::Quoted) if state == CsvState::FieldStart => {
+                open = Some((line, line_start, offset));
+                CsvState::Quoted
+            }
+            Some(next) => next,
+            // A record does not end inside its own bytes; should one, a new one starts.
+            None => CsvState::FieldStart,
         };
+        if !matches!(state, CsvState::Quoted | CsvState::QuoteInQuoted) {
+            open = None;
+        }
+        let breaks = byte == b'\n' || (byte == b'\r' && bytes.get(offset + 1) != Some(&b'\n'));
+        if breaks {
+            line += 1;
+            line_start = offset + 1;
+        }
     }
-    match state {
-        CsvState::Quoted => Some(state),
-        // A line without `\n` is the last of the input; an open quote would have returned.
-        _ if !line.ends_with(b"\n") => None,
-        _ => Some(state),
-    }
+    open
 }
 
 #[cfg(test)]

@@ -5,10 +5,16 @@
 //! serial time that caps the scaling with threads. On Kaggle-style CSV (about 1.3 µs of
 //! solving per record) decoding in the reader took a third of a worker's time, which held
 //! two threads to about 1.4 times one (1.96 times since).
+//!
+//! Hostile inputs are met here too, in time linear in their size and memory bounded by
+//! the longest record allowed ([`InputSpec::max_line_bytes`](super::InputSpec)): a line
+//! longer than that, a quoted CSV field that is never closed or a block of lines too long
+//! becomes a record of its own, a [`Fault`], which the workers turn into an error row. Its
+//! bytes are dropped as they are read, never kept whole; reading goes on after it.
 
 use std::io::{self, Read};
 
-use super::boundary::Boundaries;
+use super::boundary::{csv_open_quote, find_line_end, lines, Boundaries, LineEnd};
 use super::InputFormat;
 
 /// Bytes read at a time, at least: few enough system calls, little to copy at a cut.
@@ -21,6 +27,42 @@ const FIRST_RECORD_BYTES: usize = 128;
 /// first record.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
+/// A record the reader could not cut whole: it becomes an error row with this message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Fault {
+    /// One physical line longer than the limit.
+    #[error("line {line} is longer than {max} bytes")]
+    LineTooLong {
+        /// The line.
+        line: u64,
+        /// The limit.
+        max: usize,
+    },
+    /// A CSV quoted field still open at the end of the input, or after the limit.
+    #[error(
+        "the quote at line {line}, column {column} is never closed{}; reading goes on at line {}",
+        match within { Some(max) => format!(" within {max} bytes"), None => " before the end of the input".to_string() },
+        line + 1
+    )]
+    UnclosedQuote {
+        /// The quote's line.
+        line: u64,
+        /// The quote's 1-based column, in characters.
+        column: usize,
+        /// The limit it went past, or `None` when the input ended first.
+        within: Option<usize>,
+    },
+    /// A record of several lines (a block, or a CSV record with a quoted field) longer
+    /// than the limit.
+    #[error("the record from line {line} on is longer than {max} bytes")]
+    RecordTooLong {
+        /// The record's first line.
+        line: u64,
+        /// The limit.
+        max: usize,
+    },
+}
+
 /// Consecutive whole records of one input, as raw bytes.
 #[derive(Debug)]
 pub(crate) struct RawChunk {
@@ -30,11 +72,41 @@ pub(crate) struct RawChunk {
     pub first_line: u64,
     /// Records in the chunk.
     pub records: u64,
+    /// For CSV records, the number of fields in the header.
+    pub header_fields: Option<usize>,
+    /// A chunk of one record that could not be cut whole: its line and what is wrong. Its
+    /// bytes are then not the record's.
+    pub fault: Option<(u64, Fault)>,
+}
+
+/// Where the scan of the buffer for the next chunk is.
+#[derive(Debug, Default)]
+struct Scan {
+    /// The start of the next line.
+    line_start: usize,
+    /// Where the search for that line's end goes on (bytes before it hold none).
+    searched: usize,
+    /// Whole lines scanned.
+    lines: u64,
+    /// Records ended.
+    found: u64,
+    /// Where the whole records scanned so far end: (bytes, lines, records).
+    whole: (usize, u64, u64),
+    /// The record going on from an earlier line: its first byte, and the lines before it.
+    open: Option<(usize, u64)>,
+}
+
+impl Scan {
+    /// The start of the bytes the limit applies to: the open record's, else the line's.
+    fn unit_start(&self) -> (usize, u64) {
+        self.open.unwrap_or((self.line_start, self.lines))
+    }
 }
 
 /// Cuts one input into [`RawChunk`]s.
 pub(crate) struct ChunkCutter {
     source: Box<dyn Read + Send>,
+    format: InputFormat,
     boundaries: Boundaries,
     /// Bytes read and not yet handed out: the next chunk's beginning.
     buffer: Vec<u8>,
@@ -53,17 +125,30 @@ pub(crate) struct ChunkCutter {
     started: bool,
     /// A read error met after whole records: reported once they are handed out.
     pending_error: Option<io::Error>,
+    /// The longest record allowed, in bytes (without its last line ending).
+    max_line_bytes: usize,
+    /// Fields in the CSV header, once read.
+    header_fields: Option<usize>,
+    /// What is left to drop of a faulty record at the start of the buffer: line endings
+    /// (of lines already counted), then, for a block, lines up to a blank one.
+    drop_lines: u64,
+    drop_block: bool,
+    /// The faulty record's line, for the message when it turns out to be binary data.
+    dropped_record: u64,
 }
 
 impl ChunkCutter {
-    /// Cuts `source`, read as `format`; `size` is its length in bytes if known.
+    /// Cuts `source`, read as `format`; `size` is its length in bytes if known. A record
+    /// longer than `max_line_bytes` becomes a [`Fault`].
     pub(crate) fn new(
         source: Box<dyn Read + Send>,
         format: InputFormat,
         size: Option<u64>,
+        max_line_bytes: usize,
     ) -> Self {
         ChunkCutter {
             source,
+            format,
             boundaries: Boundaries::new(format),
             buffer: Vec::new(),
             lines_before: 0,
@@ -74,7 +159,17 @@ impl ChunkCutter {
             spare: Vec::new(),
             started: false,
             pending_error: None,
+            max_line_bytes,
+            header_fields: None,
+            drop_lines: 0,
+            drop_block: false,
+            dropped_record: 0,
         }
+    }
+
+    /// Notes the number of fields in the CSV header: the chunks after it carry it.
+    pub(crate) fn set_header_fields(&mut self, fields: usize) {
+        self.header_fields = Some(fields);
     }
 
     /// Takes a chunk's buffer back to reuse its memory.
@@ -104,12 +199,15 @@ impl ChunkCutter {
         self.lines_before
     }
 
-    /// The next chunk of `records` records (fewer at the end of the input), `None` when no
-    /// record is left. Blank and `#` lines after the last record are not handed out.
+    /// The next chunk of `records` records (fewer at the end of the input, or before a
+    /// faulty record, which comes alone in a chunk), `None` when no record is left. Blank
+    /// and `#` lines after the last record are not handed out.
     ///
     /// When reading fails (a truncated or corrupt `.gz`), the whole records read before the
     /// failure are handed out first and the error comes with the next call: which records
-    /// are processed then does not depend on how the input is cut.
+    /// are processed then does not depend on how the input is cut. A faulty record that
+    /// holds NUL bytes (binary data, such as `/dev/zero`) is handed out, and the next call
+    /// fails.
     pub(crate) fn next_chunk(&mut self, records: u64) -> io::Result<Option<RawChunk>> {
         if let Some(error) = self.pending_error.take() {
             return Err(error);
@@ -123,44 +221,52 @@ impl ChunkCutter {
                 self.buffer.drain(..BYTE_ORDER_MARK.len());
             }
         }
+        self.drop_faulty_rest()?;
         let wanted = records.max(1);
-        let mut found = 0u64;
-        let mut lines = 0u64;
-        let mut scanned = 0usize;
-        // Where the whole records scanned so far end: (bytes, lines, records).
-        let mut whole = (0, 0, 0);
+        let max = self.max_line_bytes;
+        let mut scan = Scan::default();
         loop {
-            while let Some(newline) = memchr::memchr(b'\n', &self.buffer[scanned..]) {
-                let end = scanned + newline + 1;
-                let effect = self.boundaries.line(&self.buffer[scanned..end]);
-                scanned = end;
-                lines += 1;
-                found += u64::from(effect.ends_record);
-                if effect.cut_allowed && found == wanted {
-                    return Ok(Some(self.cut(scanned, lines, found)));
-                }
-                if effect.cut_allowed {
-                    whole = (scanned, lines, found);
+            loop {
+                match find_line_end(&self.buffer, scan.searched, self.at_end) {
+                    LineEnd::Found { content, end } => {
+                        if let Some(done) = self.take_line(&mut scan, content, end, wanted) {
+                            return done;
+                        }
+                    }
+                    LineEnd::NotYet { searched } => {
+                        scan.searched = searched;
+                        if searched - scan.unit_start().0 > max {
+                            return self.fault(scan, false);
+                        }
+                        break;
+                    }
                 }
             }
             if self.at_end {
-                if scanned < self.buffer.len() {
-                    let effect = self.boundaries.line(&self.buffer[scanned..]);
-                    found += u64::from(effect.ends_record);
-                    lines += 1;
+                let end = self.buffer.len();
+                if scan.line_start < end {
+                    // The last line, without a line ending.
+                    if let Some(done) = self.take_line(&mut scan, end, end, wanted) {
+                        return done;
+                    }
                 }
-                found += u64::from(self.boundaries.finish());
-                if found == 0 {
+                if self.format == InputFormat::Csv && self.boundaries.is_open() {
+                    return self.fault(scan, true);
+                }
+                scan.found += u64::from(self.boundaries.finish());
+                if scan.found == 0 {
                     self.buffer = Vec::new();
                     return Ok(None);
                 }
-                let end = self.buffer.len();
-                return Ok(Some(self.cut(end, lines, found)));
+                return Ok(Some(self.cut(end, scan.lines, scan.found)));
             }
-            let want =
-                (self.bytes_per_record() * (wanted - found) as usize).clamp(MIN_READ, MAX_READ);
+            let partial = self.buffer.len() - scan.line_start;
+            let left = usize::try_from(wanted - scan.found).unwrap_or(usize::MAX);
+            let want = (self.bytes_per_record().saturating_mul(left))
+                .clamp(MIN_READ, MAX_READ)
+                .max(partial.min(MAX_READ));
             if let Err(error) = self.fill(want) {
-                let (end, lines, records) = whole;
+                let (end, lines, records) = scan.whole;
                 if records == 0 {
                     return Err(error);
                 }
@@ -168,6 +274,180 @@ impl ChunkCutter {
                 return Ok(Some(self.cut(end, lines, records)));
             }
         }
+    }
+
+    /// Takes the line from `scan.line_start` whose text ends at `content` and line ending
+    /// at `end`: the call's result when a chunk is ready or a fault found, else `None`.
+    #[inline]
+    fn take_line(
+        &mut self,
+        scan: &mut Scan,
+        content: usize,
+        end: usize,
+        wanted: u64,
+    ) -> Option<io::Result<Option<RawChunk>>> {
+        if content - scan.unit_start().0 > self.max_line_bytes {
+            return Some(self.fault(std::mem::take(scan), false));
+        }
+        let effect = self.boundaries.line(&self.buffer[scan.line_start..end]);
+        if !self.boundaries.is_open() {
+            scan.open = None;
+        } else if scan.open.is_none() {
+            scan.open = Some((scan.line_start, scan.lines));
+        }
+        scan.lines += 1;
+        scan.line_start = end;
+        scan.searched = end;
+        scan.found += u64::from(effect.ends_record);
+        if effect.cut_allowed {
+            if scan.found == wanted {
+                return Some(Ok(Some(self.cut(end, scan.lines, scan.found))));
+            }
+            scan.whole = (end, scan.lines, scan.found);
+        }
+        None
+    }
+
+    /// Handles a faulty record, the one open (or starting) where `scan` stopped: hands out
+    /// the whole records before it, if any (the record is found again by the next call),
+    /// else a chunk of the faulty record alone, and sets its bytes to be dropped. `at_eof`:
+    /// the input ended inside a CSV quoted field; else the record is too long.
+    fn fault(&mut self, scan: Scan, at_eof: bool) -> io::Result<Option<RawChunk>> {
+        let (whole_end, whole_lines, whole_records) = scan.whole;
+        // Chunks start between records, as at the start of the input.
+        self.boundaries = Boundaries::new(self.format);
+        if whole_records > 0 {
+            return Ok(Some(self.cut(whole_end, whole_lines, whole_records)));
+        }
+        let (start, lines_before_it) = scan.unit_start();
+        let max = self.max_line_bytes;
+        let line = self.lines_before + lines_before_it + 1;
+        // Only the bytes up to the limit decide what the fault is: how the input was read
+        // does not change it.
+        let end = if at_eof {
+            self.buffer.len()
+        } else {
+            start
+                .saturating_add(max)
+                .saturating_add(1)
+                .min(self.buffer.len())
+        };
+        let bytes = &self.buffer[start..end];
+        let one_line = memchr::memchr2(b'\n', b'\r', bytes).is_none();
+        let (fault, last_line) = match self.format {
+            InputFormat::Csv => match csv_open_quote(bytes) {
+                Some((quote_line, line_start, offset)) if at_eof || !one_line => {
+                    let column = bytes[line_start..offset]
+                        .iter()
+                        .filter(|&&byte| byte & 0xC0 != 0x80)
+                        .count()
+                        + 1;
+                    let fault = Fault::UnclosedQuote {
+                        line: line + quote_line,
+                        column,
+                        within: (!at_eof).then_some(max),
+                    };
+                    (fault, quote_line)
+                }
+                _ if one_line => (Fault::LineTooLong { line, max }, 0),
+                _ => {
+                    let last_line = lines(bytes).count() as u64 - 1;
+                    (Fault::RecordTooLong { line, max }, last_line)
+                }
+            },
+            _ if one_line => (Fault::LineTooLong { line, max }, 0),
+            _ => (Fault::RecordTooLong { line, max }, 0),
+        };
+        // The blank and `#` lines before the record go with it.
+        let first_line = self.lines_before + 1;
+        self.lines_before += lines_before_it;
+        self.bytes_out += start as u64;
+        self.buffer.drain(..start);
+        self.records_out += 1;
+        self.dropped_record = line;
+        if self.format == InputFormat::Blocks {
+            self.drop_block = true;
+        } else {
+            self.lines_before += last_line + 1;
+            self.drop_lines = last_line + 1;
+        }
+        Ok(Some(RawChunk {
+            bytes: Vec::new(),
+            first_line,
+            records: 1,
+            header_fields: self.header_fields,
+            fault: Some((line, fault)),
+        }))
+    }
+
+    /// Drops what is left of a faulty record at the start of the buffer, reading on as
+    /// needed: its lines up to `drop_lines` line endings, then for a block its lines up
+    /// to a blank one. Fails when they hold a NUL byte: the input is binary data.
+    fn drop_faulty_rest(&mut self) -> io::Result<()> {
+        let max = self.max_line_bytes;
+        // The start of the line being dropped, and where the search for its end goes on.
+        let (mut start, mut searched) = (0, 0);
+        while self.drop_lines > 0 || self.drop_block {
+            match find_line_end(&self.buffer, searched, self.at_end) {
+                LineEnd::Found { content, end } => {
+                    if self.drop_lines > 0 {
+                        self.drop_lines -= 1;
+                    } else {
+                        self.lines_before += 1;
+                        let text = &self.buffer[start..content];
+                        self.drop_block = text.len() > max || !text.trim_ascii().is_empty();
+                    }
+                    (start, searched) = (end, end);
+                    continue;
+                }
+                LineEnd::NotYet { searched: now } => {
+                    searched = now;
+                    if self.drop_lines > 0 {
+                        // All of the line so far goes, but a `\r` that may start a `\r\n`.
+                        start = now;
+                    } else if now - start > max {
+                        // A line too long to keep is never blank: it is dropped whole.
+                        self.lines_before += 1;
+                        self.drop_lines = 1;
+                        continue;
+                    }
+                }
+            }
+            // More bytes are needed: those before `start` go first.
+            self.drop_front(start)?;
+            searched -= start;
+            start = 0;
+            if self.at_end {
+                // The last line, without a line ending.
+                let end = self.buffer.len();
+                if self.drop_lines == 0 && end > 0 {
+                    self.lines_before += 1;
+                }
+                self.drop_front(end)?;
+                self.drop_lines = 0;
+                self.drop_block = false;
+                return Ok(());
+            }
+            self.fill(MAX_READ)?;
+        }
+        self.drop_front(start)
+    }
+
+    /// Drops the buffer's first `end` bytes, of a faulty record; fails when they hold a
+    /// NUL byte.
+    fn drop_front(&mut self, end: usize) -> io::Result<()> {
+        if memchr::memchr(0, &self.buffer[..end]).is_some() {
+            self.drop_lines = 0;
+            self.drop_block = false;
+            let message = format!(
+                "the record at line {} holds NUL bytes: this is binary data, not text",
+                self.dropped_record
+            );
+            return Err(io::Error::new(io::ErrorKind::InvalidData, message));
+        }
+        self.bytes_out += end as u64;
+        self.buffer.drain(..end);
+        Ok(())
     }
 
     /// Reads up to `want` more bytes into the buffer (one read call), noting the end.
@@ -203,6 +483,8 @@ impl ChunkCutter {
             bytes,
             first_line,
             records,
+            header_fields: self.header_fields,
+            fault: None,
         }
     }
 }
@@ -237,30 +519,75 @@ mod tests {
         per_chunk: u64,
         step: usize,
     ) -> Vec<RawChunk> {
+        cut_with_limit(text, format, per_chunk, step, usize::MAX).unwrap()
+    }
+
+    /// Every chunk of `text` as [`cut_all`] cuts it, with records of at most `max` bytes;
+    /// an error ends the chunks.
+    pub(crate) fn cut_with_limit(
+        text: &[u8],
+        format: InputFormat,
+        per_chunk: u64,
+        step: usize,
+        max: usize,
+    ) -> Result<Vec<RawChunk>, (Vec<RawChunk>, io::Error)> {
         let source = Trickle {
             bytes: text.to_vec(),
             position: 0,
             step,
         };
-        let mut cutter = ChunkCutter::new(Box::new(source), format, Some(text.len() as u64));
+        let size = Some(text.len() as u64);
+        let mut cutter = ChunkCutter::new(Box::new(source), format, size, max);
         let mut chunks = Vec::new();
-        while let Some(chunk) = cutter.next_chunk(per_chunk).unwrap() {
-            chunks.push(chunk);
+        loop {
+            match cutter.next_chunk(per_chunk) {
+                Ok(Some(chunk)) => chunks.push(chunk),
+                Ok(None) => return Ok(chunks),
+                Err(error) => return Err((chunks, error)),
+            }
         }
-        chunks
     }
 
     fn summary(chunks: &[RawChunk]) -> Vec<(String, u64, u64)> {
         chunks
             .iter()
             .map(|c| {
-                (
-                    String::from_utf8_lossy(&c.bytes).into_owned(),
-                    c.first_line,
-                    c.records,
-                )
+                let text = match &c.fault {
+                    Some((line, fault)) => format!("!{line}: {fault}"),
+                    None => String::from_utf8_lossy(&c.bytes).into_owned(),
+                };
+                (text, c.first_line, c.records)
             })
             .collect()
+    }
+
+    /// The chunks of `text` as [`summary`] gives them cut a record at a time, checked to
+    /// give the same records (decoded, with their lines) whatever the number of records
+    /// asked for and the bytes each read gives.
+    fn same_every_way(text: &[u8], format: InputFormat, max: usize) -> Vec<(String, u64, u64)> {
+        let records = |chunks: &[RawChunk]| -> Vec<(u64, String)> {
+            let decoded = chunks.iter().flat_map(|chunk| {
+                let records = crate::batch::decode::decode(chunk, format);
+                assert_eq!(records.len() as u64, chunk.records, "{chunk:?}");
+                records
+            });
+            decoded
+                .map(|r| (r.line, format!("{:?}", r.content)))
+                .collect()
+        };
+        let first = cut_with_limit(text, format, 1, 4096, max).unwrap();
+        let expected = records(&first);
+        for per_chunk in [1, 2, 3, 1000] {
+            for step in [1, 2, 3, 7, 4096] {
+                let chunks = cut_with_limit(text, format, per_chunk, step, max).unwrap();
+                assert_eq!(
+                    records(&chunks),
+                    expected,
+                    "{per_chunk} per chunk, step {step}"
+                );
+            }
+        }
+        summary(&first)
     }
 
     #[test]
@@ -330,6 +657,146 @@ mod tests {
         let chunks = cut_all(b"a\n# end\n\n", InputFormat::Lines, 1, 4096);
         assert_eq!(summary(&chunks), vec![("a\n".to_string(), 1, 1)]);
         assert!(cut_all(b"# only\n\n", InputFormat::Csv, 4, 4096).is_empty());
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line_in_every_format() {
+        for step in [1, 2, 4096] {
+            let chunks = cut_all(b"a\rb\r\nc\r\rd", InputFormat::Lines, 1, step);
+            assert_eq!(
+                summary(&chunks),
+                vec![
+                    ("a\r".to_string(), 1, 1),
+                    ("b\r\n".to_string(), 2, 1),
+                    ("c\r".to_string(), 3, 1),
+                    ("\rd".to_string(), 4, 1),
+                ],
+                "step {step}"
+            );
+            let chunks = cut_all(b"h\r\"x\ry\",1\r2,3", InputFormat::Csv, 1, step);
+            assert_eq!(
+                summary(&chunks),
+                vec![
+                    ("h\r".to_string(), 1, 1),
+                    ("\"x\ry\",1\r".to_string(), 2, 1),
+                    ("2,3".to_string(), 4, 1),
+                ],
+                "step {step}"
+            );
+        }
+    }
+
+    #[test]
+    fn reading_a_line_without_end_is_linear() {
+        // 8 MiB in one line, read 4 KiB at a time: searching it again from its start after
+        // every read would take thousands of times longer.
+        let text = vec![b'x'; 8 << 20];
+        let start = std::time::Instant::now();
+        let chunks = cut_with_limit(&text, InputFormat::Lines, 1, 4096, usize::MAX).unwrap();
+        assert_eq!(chunks.len(), 1);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_a_fault_of_its_own() {
+        let text = b"ok\n# c\n12345678901\nfine\r\n123456789012\rlast";
+        let got = same_every_way(text, InputFormat::Lines, 10);
+        assert_eq!(
+            got,
+            vec![
+                ("ok\n".to_string(), 1, 1),
+                ("!3: line 3 is longer than 10 bytes".to_string(), 2, 1),
+                ("fine\r\n".to_string(), 4, 1),
+                ("!5: line 5 is longer than 10 bytes".to_string(), 5, 1),
+                ("last".to_string(), 6, 1),
+            ]
+        );
+        // Exactly the limit is allowed, with any line ending.
+        for text in [&b"1234567890\r\nb"[..], b"1234567890\rb", b"1234567890"] {
+            let got = same_every_way(text, InputFormat::Lines, 10);
+            assert!(
+                got.iter().all(|(text, _, _)| !text.starts_with('!')),
+                "{got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unclosed_quote_ends_at_its_line_and_reading_goes_on() {
+        let text = b"h,i\n1,2\n3,\"oops\n4,5\n6,7\n";
+        let got = same_every_way(text, InputFormat::Csv, 1 << 20);
+        assert_eq!(
+            got,
+            vec![
+                ("h,i\n".to_string(), 1, 1),
+                ("1,2\n".to_string(), 2, 1),
+                (
+                    "!3: the quote at line 3, column 3 is never closed before the end of the \
+                     input; reading goes on at line 4"
+                        .to_string(),
+                    3,
+                    1
+                ),
+                ("4,5\n".to_string(), 4, 1),
+                ("6,7\n".to_string(), 5, 1),
+            ]
+        );
+        // Over the limit: the same, found before the end of the input.
+        let text = b"h\n\"a\nb\",\"c\nddddddddddddddd\nx\n";
+        let got = same_every_way(text, InputFormat::Csv, 12);
+        assert_eq!(
+            got,
+            vec![
+                ("h\n".to_string(), 1, 1),
+                (
+                    "!2: the quote at line 3, column 4 is never closed within 12 bytes; \
+                     reading goes on at line 4"
+                        .to_string(),
+                    2,
+                    1
+                ),
+                ("!4: line 4 is longer than 12 bytes".to_string(), 4, 1),
+                ("x\n".to_string(), 5, 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_block_over_the_limit_is_dropped_up_to_its_blank_line() {
+        let text = b"10\n01\n\n111\n000\n1111111111111\n# c\n000\n\n01\n";
+        let got = same_every_way(text, InputFormat::Blocks, 10);
+        assert_eq!(
+            got,
+            vec![
+                ("10\n01\n\n".to_string(), 1, 1),
+                (
+                    "!4: the record from line 4 on is longer than 10 bytes".to_string(),
+                    4,
+                    1
+                ),
+                ("01\n".to_string(), 10, 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn binary_data_in_a_faulty_record_stops_the_reading_after_it() {
+        let mut text = b"ok\n".to_vec();
+        text.extend(std::iter::repeat_n(0u8, 100));
+        text.extend(b"\nnever read\n");
+        for step in [1, 7, 4096] {
+            let (chunks, error) =
+                cut_with_limit(&text, InputFormat::Lines, 1, step, 10).unwrap_err();
+            assert_eq!(
+                summary(&chunks),
+                vec![
+                    ("ok\n".to_string(), 1, 1),
+                    ("!2: line 2 is longer than 10 bytes".to_string(), 2, 1),
+                ]
+            );
+            assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+            assert!(error.to_string().contains("NUL"), "{error}");
+        }
     }
 
     #[test]

@@ -7,38 +7,27 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use super::boundary::{is_blank_or_comment, Boundaries};
+use super::boundary::{is_blank_or_comment, lines, Boundaries};
+use super::cutter::RawChunk;
 use super::{InputFormat, Record, RecordContent};
 
-/// The physical lines of `bytes`, each with its `\n` if it has one.
-pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = bytes;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
-        let (line, tail) = rest.split_at(end);
-        rest = tail;
-        Some(line)
-    })
-}
-
-/// The records of a chunk whose first line is physical line `first_line`.
-pub(crate) fn decode(
-    bytes: &[u8],
-    first_line: u64,
-    format: InputFormat,
-    records_hint: usize,
-) -> Vec<Record> {
-    let mut records = Vec::with_capacity(records_hint);
+/// The records of a chunk of an input read as `format`.
+pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Vec<Record> {
+    if let Some((line, fault)) = &chunk.fault {
+        return vec![Record {
+            line: *line,
+            content: RecordContent::Unreadable(fault.to_string()),
+        }];
+    }
+    let (bytes, first_line) = (&chunk.bytes[..], chunk.first_line);
+    let mut records = Vec::with_capacity(chunk.records as usize);
     match format {
         InputFormat::Lines => decode_lines(bytes, first_line, &mut records),
         InputFormat::Blocks => decode_blocks(bytes, first_line, &mut records),
         InputFormat::Csv => csv_records(bytes, first_line, |line, record| {
             records.push(Record {
                 line,
-                content: csv_fields(record),
+                content: csv_fields(record, chunk.header_fields),
             })
         }),
     }
@@ -63,7 +52,7 @@ pub(crate) fn csv_header(bytes: &[u8], first_line: u64) -> Option<Vec<String>> {
     header
 }
 
-/// A line without its line ending (every trailing `\r` and `\n`).
+/// A line without its line ending (`\n`, `\r\n` or `\r`).
 fn without_line_ending(mut line: &[u8]) -> &[u8] {
     while let [rest @ .., b'\n' | b'\r'] = line {
         line = rest;
@@ -126,8 +115,16 @@ fn decode_blocks(bytes: &[u8], first_line: u64, records: &mut Vec<Record>) {
     finish(&mut block);
 }
 
-/// A CSV record's fields as text, or why they are not text.
-fn csv_fields(record: &CsvRecord<'_>) -> RecordContent {
+/// A CSV record's fields as text, or why they are not text or not as many as the
+/// header's (`header_fields`, when known).
+fn csv_fields(record: &CsvRecord<'_>, header_fields: Option<usize>) -> RecordContent {
+    let found = record.ends.len();
+    if let Some(expected) = header_fields.filter(|&n| n != found) {
+        let fields = if found == 1 { "field" } else { "fields" };
+        return RecordContent::Unreadable(format!(
+            "the row has {found} {fields} but the header has {expected}"
+        ));
+    }
     let mut fields = Vec::with_capacity(record.ends.len());
     for (index, field) in record.fields().enumerate() {
         match std::str::from_utf8(field) {
@@ -181,6 +178,8 @@ impl<'a> CsvRecord<'a> {
 fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvRecord<'_>)) {
     // The physical line each record starts on. (The parser's own line count lags behind
     // after `\r\n`: it ends a record at the `\r` and counts the `\n` with the next one.)
+    // The parser ends a record where the chunk's lines say it ends: at a line ending
+    // (`\n`, `\r\n` or a `\r` alone) outside quotes.
     let mut starts: Vec<u64> = Vec::new();
     // The bytes without the skipped lines, copied only once a line is skipped.
     let mut kept: Option<Vec<u8>> = None;
@@ -203,9 +202,6 @@ fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvReco
         offset += line.len();
     }
     let data: Cow<[u8]> = kept.map_or(Cow::Borrowed(bytes), Cow::Owned);
-    // The parser splits records exactly where the chunk was cut, except at a lone `\r`
-    // (an old Mac line ending), which ends a record for it but not a line: such records
-    // share the line they are on.
     let mut starts = starts.into_iter();
     let mut line = first_line;
     let mut next_line = || {
@@ -251,6 +247,24 @@ fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvReco
 mod tests {
     use super::*;
 
+    /// The records of `bytes`, a chunk whose first line is `first_line`, after a CSV
+    /// header of `header_fields` fields.
+    fn decode_bytes(
+        bytes: &[u8],
+        first_line: u64,
+        format: InputFormat,
+        header_fields: Option<usize>,
+    ) -> Vec<Record> {
+        let chunk = RawChunk {
+            bytes: bytes.to_vec(),
+            first_line,
+            records: 0,
+            header_fields,
+            fault: None,
+        };
+        decode(&chunk, format)
+    }
+
     fn lines_of(records: &[Record]) -> Vec<(u64, String)> {
         records
             .iter()
@@ -265,7 +279,7 @@ mod tests {
     #[test]
     fn csv_quoted_newlines_commas_and_skipped_lines_keep_physical_lines() {
         let text = b"\"a\nb\",1\n\n# note\n\"c,\"\"d\"\"\",2\r\n3,\"x\n\ny\"\n";
-        let records = decode(text, 10, InputFormat::Csv, 0);
+        let records = decode_bytes(text, 10, InputFormat::Csv, None);
         assert_eq!(
             lines_of(&records),
             vec![
@@ -278,7 +292,7 @@ mod tests {
 
     #[test]
     fn invalid_utf8_in_the_middle_of_a_chunk_spoils_only_its_record() {
-        let records = decode(b"ok\nab\xffc\nfine\r\n", 7, InputFormat::Lines, 0);
+        let records = decode_bytes(b"ok\nab\xffc\nfine\r\n", 7, InputFormat::Lines, None);
         assert_eq!(
             lines_of(&records),
             vec![
@@ -287,13 +301,45 @@ mod tests {
                 (9, "fine".to_string()),
             ]
         );
-        let records = decode(b"a,b\n1,\xfe\n2,3\n", 1, InputFormat::Csv, 3);
+        let records = decode_bytes(b"a,b\n1,\xfe\n2,3\n", 1, InputFormat::Csv, None);
         assert_eq!(
             lines_of(&records),
             vec![
                 (1, "a|b".to_string()),
                 (2, "!field 2 is not valid UTF-8".to_string()),
                 (3, "2|3".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn lone_carriage_returns_end_lines_and_records() {
+        let records = decode_bytes(b"a,b\r\"x\ry\",2\r\r3,4", 1, InputFormat::Csv, None);
+        assert_eq!(
+            lines_of(&records),
+            vec![
+                (1, "a|b".to_string()),
+                (2, "x\ry|2".to_string()),
+                (5, "3|4".to_string()),
+            ]
+        );
+        let records = decode_bytes(b"a\r\rb\r\nc", 1, InputFormat::Lines, None);
+        assert_eq!(
+            lines_of(&records),
+            vec![(1, "a".into()), (3, "b".into()), (4, "c".into())]
+        );
+    }
+
+    #[test]
+    fn csv_rows_must_have_as_many_fields_as_the_header() {
+        let records = decode_bytes(b"1,2\n3\n4,5,6\n7,\n", 2, InputFormat::Csv, Some(2));
+        assert_eq!(
+            lines_of(&records),
+            vec![
+                (2, "1|2".to_string()),
+                (3, "!the row has 1 field but the header has 2".to_string()),
+                (4, "!the row has 3 fields but the header has 2".to_string()),
+                (5, "7|".to_string()),
             ]
         );
     }

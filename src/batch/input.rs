@@ -24,6 +24,9 @@ pub enum InputFormat {
     Blocks,
 }
 
+/// The longest record read by default, in bytes: [`InputSpec::max_line_bytes`].
+pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
+
 /// One input named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputSpec {
@@ -31,6 +34,10 @@ pub struct InputSpec {
     pub path: Option<PathBuf>,
     /// How to read it.
     pub format: InputFormat,
+    /// The longest line read, in bytes without its line ending (also the longest record of
+    /// several lines: a block, or a CSV record with a quoted field that spans lines). A
+    /// longer one becomes an error row, and is read on without being kept in memory.
+    pub max_line_bytes: usize,
 }
 
 impl InputSpec {
@@ -46,7 +53,17 @@ impl InputSpec {
                 InputFormat::Lines
             }
         });
-        InputSpec { path, format }
+        InputSpec {
+            path,
+            format,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+        }
+    }
+
+    /// The same input, with lines (and records) of at most `max_line_bytes` bytes.
+    pub fn with_max_line_bytes(mut self, max_line_bytes: usize) -> Self {
+        self.max_line_bytes = max_line_bytes;
+        self
     }
 
     /// Inputs for the files named on a command line (standard input when none), each
@@ -123,12 +140,23 @@ impl InputSpec {
         bytes_read: Arc<AtomicU64>,
     ) -> Result<(ChunkCutter, Option<Vec<String>>), BatchError> {
         let (source, size) = self.open(bytes_read)?;
-        let mut cutter = ChunkCutter::new(source, self.format, size);
+        let mut cutter = ChunkCutter::new(source, self.format, size, self.max_line_bytes);
         let header = match self.format {
-            InputFormat::Csv => cutter
-                .next_chunk(1)
-                .map_err(|source| self.input_error(source))?
-                .and_then(|chunk| csv_header(&chunk.bytes, chunk.first_line)),
+            InputFormat::Csv => {
+                let chunk = cutter
+                    .next_chunk(1)
+                    .map_err(|source| self.input_error(source))?;
+                if let Some((_, fault)) = chunk.as_ref().and_then(|chunk| chunk.fault.as_ref()) {
+                    let message = format!("its header cannot be read: {fault}");
+                    let source = io::Error::new(io::ErrorKind::InvalidData, message);
+                    return Err(self.input_error(source));
+                }
+                let header = chunk.and_then(|chunk| csv_header(&chunk.bytes, chunk.first_line));
+                if let Some(header) = &header {
+                    cutter.set_header_fields(header.len());
+                }
+                header
+            }
             InputFormat::Lines | InputFormat::Blocks => None,
         };
         Ok((cutter, header))
@@ -171,6 +199,60 @@ impl InputSpec {
             path: self.display_name(),
             source,
         }
+    }
+}
+
+/// Text from a record, quoted in an error message, cut to at most
+/// [`Excerpt::MAX_CHARS`] characters followed by the length of the whole, so that a huge
+/// bad record does not make a huge message.
+///
+/// ```
+/// use puzzlebench::batch::Excerpt;
+///
+/// assert_eq!(Excerpt::quoted("F_Red").to_string(), "\"F_Red\"");
+/// assert_eq!(Excerpt::plain("[0, 2]").to_string(), "[0, 2]");
+/// let long = "x".repeat(1000);
+/// let cut = "x".repeat(Excerpt::MAX_CHARS);
+/// assert_eq!(Excerpt::quoted(&long).to_string(), format!("\"{cut}\"… (1000 bytes)"));
+/// assert_eq!(Excerpt::plain(&long).to_string(), format!("{cut}… (1000 bytes)"));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Excerpt<'a> {
+    text: &'a str,
+    quoted: bool,
+}
+
+impl<'a> Excerpt<'a> {
+    /// Characters of the text quoted, at most.
+    pub const MAX_CHARS: usize = 80;
+
+    /// `text` in double quotes with Rust's escapes, as `{:?}` writes it.
+    pub fn quoted(text: &'a str) -> Self {
+        Excerpt { text, quoted: true }
+    }
+
+    /// `text` as it is.
+    pub fn plain(text: &'a str) -> Self {
+        Excerpt {
+            text,
+            quoted: false,
+        }
+    }
+}
+
+impl std::fmt::Display for Excerpt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut = self.text.char_indices().nth(Self::MAX_CHARS);
+        let shown = cut.map_or(self.text, |(end, _)| &self.text[..end]);
+        if self.quoted {
+            write!(f, "{shown:?}")?;
+        } else {
+            f.write_str(shown)?;
+        }
+        if cut.is_some() {
+            write!(f, "… ({} bytes)", self.text.len())?;
+        }
+        Ok(())
     }
 }
 
@@ -224,14 +306,11 @@ mod tests {
         } else {
             file.write_all(bytes).unwrap();
         }
-        let spec = InputSpec {
-            path: Some(file.path().to_path_buf()),
-            format,
-        };
+        let spec = InputSpec::new(&file.path().to_string_lossy(), Some(format));
         let (mut cutter, header) = spec.open_chunks(Arc::new(AtomicU64::new(0))).unwrap();
         let mut records = Vec::new();
         while let Some(chunk) = cutter.next_chunk(per_chunk).unwrap() {
-            let decoded = decode(&chunk.bytes, chunk.first_line, format, 0);
+            let decoded = decode(&chunk, format);
             assert_eq!(decoded.len() as u64, chunk.records, "{chunk:?}");
             records.extend(decoded);
         }

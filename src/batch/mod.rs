@@ -14,7 +14,7 @@ mod progress;
 mod runner;
 mod stats;
 
-pub use input::{InputFormat, InputSpec};
+pub use input::{Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};
 pub use progress::{NoProgress, Progress, TerminalProgress};
 pub use runner::{run, ResumePoint, RowFormatter, RowSink, RunOptions, MAX_THREADS};
 pub use stats::{latency_histogram, LatencySummary, RunStats};
@@ -154,7 +154,7 @@ pub enum JobError {
     #[error("{0}")]
     Unreadable(String),
     /// A CSV header lacks a column the job was told to read.
-    #[error("no column {name:?}; the header has {}", header.join(", "))]
+    #[error("no column {name:?}; the header has {}", Excerpt::plain(&header.join(", ")))]
     MissingColumn {
         /// The column asked for.
         name: String,

@@ -799,12 +799,7 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
     let job = shared.job;
     let take = || shared.workers.lock().ok().and_then(|mut w| w.pop());
     let mut worker = take().unwrap_or_else(|| job.new_worker());
-    let records = decode(
-        &chunk.raw.bytes,
-        chunk.raw.first_line,
-        chunk.format,
-        chunk.raw.records as usize,
-    );
+    let records = decode(&chunk.raw, chunk.format);
     let mut counts = ChunkCounts::new(shared.tallied.len(), records.len());
     let file = shared
         .schema
@@ -971,10 +966,7 @@ mod tests {
     fn echo(text: &str, format: InputFormat, options: &RunOptions) -> Vec<(String, String)> {
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(text.as_bytes()).unwrap();
-        let input = InputSpec {
-            path: Some(file.path().to_path_buf()),
-            format,
-        };
+        let input = InputSpec::new(&file.path().to_string_lossy(), Some(format));
         let mut rows = Rows::default();
         run(&Echo, &[input], &mut rows, &NoProgress, options).unwrap();
         rows.0

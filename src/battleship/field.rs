@@ -5,6 +5,8 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::batch::Excerpt;
+
 /// Widest field: a row is one `u64` mask.
 pub const MAX_WIDTH: usize = 64;
 /// Tallest field.
@@ -303,9 +305,10 @@ fn parse_json(text: &str) -> Result<Vec<Vec<bool>>, FieldError> {
                     Some(0) => Ok(false),
                     Some(1) => Ok(true),
                     _ => Err(FieldError::Json(format!(
-                        "row {}, column {} is {value}, not 0 or 1",
+                        "row {}, column {} is {}, not 0 or 1",
                         r + 1,
-                        c + 1
+                        c + 1,
+                        Excerpt::plain(&value.to_string())
                     ))),
                 })
                 .collect()

@@ -115,6 +115,10 @@ struct RunArgs {
     /// `connect4 solve`, `battleship validate --count`): over it, a `timeout` row.
     #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
+    /// A line longer than BYTES (or a CSV record or block of lines) is an error row, read
+    /// on without being kept in memory.
+    #[arg(long, value_name = "BYTES", default_value_t = batch::DEFAULT_MAX_LINE_BYTES)]
+    max_line_bytes: usize,
 }
 
 impl RunArgs {
@@ -205,6 +209,10 @@ fn run_job<J: Job>(
     inputs: &[InputSpec],
     args: &RunArgs,
 ) -> Result<ExitCode> {
+    let inputs: &[InputSpec] = &inputs
+        .iter()
+        .map(|input| input.clone().with_max_line_bytes(args.max_line_bytes))
+        .collect::<Vec<_>>();
     let out = report::open_output(args.output.as_deref(), inputs)?;
     let mut sink = report::row_writer(args.output_format, out);
     let interactive = args.progress || io::stderr().is_terminal();

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::batch::Excerpt;
+
 /// How a game's moves are written (the colour names may be any two, in any case; the
 /// first token's colour moves first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -42,7 +44,10 @@ pub enum NotationError {
         column: usize,
     },
     /// A token that is not `<column letter>_<colour>`.
-    #[error("token {index} ({token:?}) is not a move like F_Yellow: {why}")]
+    #[error(
+        "token {index} ({}) is not a move like F_Yellow: {why}",
+        Excerpt::quoted(token)
+    )]
     BadToken {
         /// 1-based token number (its ply).
         index: usize,

@@ -251,14 +251,18 @@ fn parse_request(tokens: &[&str], places: &[Place]) -> Result<Request, String> {
             (_, Some(result)) => (None, Some(Expected::FirstPlayer(result))),
             _ => {
                 return Err(format!(
-                    "{one:?} at {} is neither a score nor win, loss or draw",
+                    "{} at {} is neither a score nor win, loss or draw",
+                    crate::batch::Excerpt::quoted(one),
                     places[1]
                 ))
             }
         },
         [board, one] => match label(one) {
             Some(result) => (Some(board.to_string()), Some(Expected::FirstPlayer(result))),
-            None => return Err(format!("{one:?} at {} is not win, loss or draw", places[2])),
+            None => {
+                let one = crate::batch::Excerpt::quoted(one);
+                return Err(format!("{one} at {} is not win, loss or draw", places[2]));
+            }
         },
         _ => {
             let expected = "expected <moves> [<score>] or <moves> [<board>] <label>";

@@ -106,7 +106,9 @@ impl CountJob {
                     (Some(size), "white") => (size, true),
                     (Some(_), other) => {
                         return Err(JobError::Invalid(format!(
-                            "board {token:?}: {other:?} is not black or white"
+                            "board {}: {} is not black or white",
+                            crate::batch::Excerpt::quoted(token),
+                            crate::batch::Excerpt::quoted(other)
                         )))
                     }
                     (None, _) => return self.board_file(&layout.base.join(token)),

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::batch::Excerpt;
+
 use super::book::{BookError, BookSpec};
 use super::position::Bits;
 
@@ -161,8 +163,9 @@ fn parse<M: Bits>(text: &[u8], header: &str, spec: &BookSpec) -> Result<HashMap<
         });
         let Some((key, score)) = entry else {
             return Err(format!(
-                "line {}: {line:?} is not `<hex key> <score>`",
-                i + 2
+                "line {}: {} is not `<hex key> <score>`",
+                i + 2,
+                Excerpt::quoted(&line)
             ));
         };
         // Two shifts of 32: a shift by 64 would overflow a `u64` key (whose high half is
