@@ -223,6 +223,18 @@ pub enum BatchError {
         /// Where that record is in the inputs.
         found: String,
     },
+    /// The results file of a resumed run has other columns than the run gives.
+    #[error(
+        "cannot resume: the results file's columns are {}, but this command gives {}",
+        found.join(","),
+        expected.join(",")
+    )]
+    ResumeColumns {
+        /// The file's columns.
+        found: Vec<String>,
+        /// The run's.
+        expected: Vec<String>,
+    },
     /// The results file of a resumed run has more rows than the inputs have records.
     #[error(
         "cannot resume: the results file has {rows} rows but the inputs have only {records} \

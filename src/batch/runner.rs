@@ -76,10 +76,13 @@ pub struct RunOptions {
     pub resume: Option<ResumePoint>,
 }
 
-/// Where an earlier, interrupted run stopped: its results file holds one row for each of
-/// the first `rows` records, the last of them from `last_line` of input `last_file`.
+/// Where an earlier, interrupted run stopped: its results file has these columns and one
+/// row for each of the first `rows` records, the last of them from `last_line` of input
+/// `last_file`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResumePoint {
+    /// The file's columns: they must be this run's.
+    pub columns: Vec<String>,
     /// Rows already written.
     pub rows: u64,
     /// The `file` column of the last row (runs with several inputs), as inputs are named.
@@ -357,8 +360,16 @@ impl<'a, J: Job> Pipeline<'a, J> {
         sink: &mut dyn RowSink,
         progress: &dyn Progress,
     ) -> Result<RunStats, BatchError> {
-        sink.begin(&self.schema.names())
-            .map_err(BatchError::Output)?;
+        let names = self.schema.names();
+        if let Some(resume) = &self.options.resume {
+            if resume.columns != names {
+                return Err(BatchError::ResumeColumns {
+                    found: resume.columns.clone(),
+                    expected: names,
+                });
+            }
+        }
+        sink.begin(&names).map_err(BatchError::Output)?;
         let total_bytes = self.inputs.iter().map(InputSpec::size).sum::<Option<u64>>();
         progress.start(total_bytes);
         let started = Instant::now();

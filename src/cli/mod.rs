@@ -8,11 +8,12 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use puzzlebench::batch::{
-    self, InputFormat, InputSpec, Job, NoProgress, Progress, RunOptions, TerminalProgress,
+    self, InputFormat, InputSpec, Job, NoProgress, Progress, ResumePoint, RowSink, RunOptions,
+    TerminalProgress,
 };
 use puzzlebench::battleship;
 use puzzlebench::budget::Budget;
@@ -111,6 +112,11 @@ struct RunArgs {
     /// row with the effort spent, and the run goes on.
     #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
     timeout: Option<std::time::Duration>,
+    /// Go on with an interrupted run: keep the whole rows already in the -o FILE (a torn
+    /// last line is dropped), check that they are the first records' rows, and append
+    /// the rest, so the file ends as an uninterrupted run's would.
+    #[arg(long, requires = "output")]
+    resume: bool,
     /// Node budget per record, where the search counts nodes or guesses (`sudoku solve`,
     /// `connect4 solve`, `battleship validate --count`): over it, a `timeout` row.
     #[arg(long, value_name = "N")]
@@ -213,8 +219,7 @@ fn run_job<J: Job>(
         .iter()
         .map(|input| input.clone().with_max_line_bytes(args.max_line_bytes))
         .collect::<Vec<_>>();
-    let out = report::open_output(args.output.as_deref(), inputs)?;
-    let mut sink = report::row_writer(args.output_format, out);
+    let (mut sink, resume) = open_rows(args, inputs)?;
     let interactive = args.progress || io::stderr().is_terminal();
     let progress: Box<dyn Progress> = if interactive {
         Box::new(TerminalProgress::new())
@@ -227,6 +232,7 @@ fn run_job<J: Job>(
         threads: args.threads,
         budget: args.budget(),
         stop: Some(Arc::clone(&interruption.seen)),
+        resume,
         ..RunOptions::default()
     };
     let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;
@@ -246,6 +252,29 @@ fn run_job<J: Job>(
         return Ok(ExitCode::from(interruption.exit_code()));
     }
     Ok(exit_code(stats.failed))
+}
+
+/// The row sink of a run, and with `--resume` where the earlier run stopped.
+fn open_rows(
+    args: &RunArgs,
+    inputs: &[InputSpec],
+) -> Result<(Box<dyn RowSink + Send>, Option<ResumePoint>)> {
+    let format = args.output_format;
+    match (&args.output, args.resume) {
+        (Some(path), true) => {
+            let resumed = report::open_resumed(path, inputs, format)?;
+            let out: Box<dyn Write + Send> = Box::new(resumed.file);
+            Ok(match resumed.point {
+                Some(point) => (report::continuing_row_writer(format, out), Some(point)),
+                None => (report::row_writer(format, out), None),
+            })
+        }
+        (None, true) => bail!("--resume goes on with the results file: give -o FILE"),
+        (path, false) => {
+            let out = report::open_output(path.as_deref(), inputs)?;
+            Ok((report::row_writer(format, out), None))
+        }
+    }
 }
 
 /// SIGINT and SIGTERM during a run: the first stops the reading (the records read are

@@ -3,12 +3,16 @@
 
 mod env;
 pub mod export;
+mod resume;
 mod rows;
 mod summary;
 
 pub use env::EnvInfo;
 pub use export::ExportError;
-pub use rows::{row_writer, CsvFormat, CsvRows, JsonlFormat, JsonlRows, OutputFormat};
+pub use resume::{resume_output, ResumeError, Resumed};
+pub use rows::{
+    continuing_row_writer, row_writer, CsvFormat, CsvRows, JsonlFormat, JsonlRows, OutputFormat,
+};
 pub use summary::Summary;
 
 use std::path::Path;
@@ -62,9 +66,23 @@ pub fn standard_output() -> Result<std::io::Stdout, OutputError> {
     Ok(std::io::stdout())
 }
 
+/// The results file `path` of an interrupted run, to go on with (see [`resume_output`]):
+/// refused when it is one of `inputs`.
+pub fn open_resumed(
+    path: &Path,
+    inputs: &[crate::batch::InputSpec],
+    format: OutputFormat,
+) -> Result<Resumed, OutputError> {
+    crate::batch::InputSpec::check_output(path, inputs)?;
+    Ok(resume_output(path, format)?)
+}
+
 /// Why the results file cannot be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
+    /// It cannot be resumed.
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
     /// Standard output is closed.
     #[error("standard output is closed: give -o FILE or open it")]
     StdoutClosed,

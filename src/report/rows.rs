@@ -23,6 +23,20 @@ pub fn row_writer(format: OutputFormat, out: Box<dyn Write + Send>) -> Box<dyn R
     }
 }
 
+/// [`row_writer`] for a results file that already has its CSV header (a resumed run).
+pub fn continuing_row_writer(
+    format: OutputFormat,
+    out: Box<dyn Write + Send>,
+) -> Box<dyn RowSink + Send> {
+    match format {
+        OutputFormat::Csv => Box::new(CsvRows {
+            header: false,
+            ..CsvRows::new(out)
+        }),
+        OutputFormat::Jsonl => Box::new(JsonlRows::new(out)),
+    }
+}
+
 /// Formats rows as CSV lines (quoting only fields that need it, `\n` line ends).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CsvFormat;
@@ -85,6 +99,8 @@ pub struct CsvRows<W: Write> {
     out: io::BufWriter<W>,
     /// Reused from row to row.
     line: Vec<u8>,
+    /// Whether to write the header (not when the file has it: a resumed run).
+    header: bool,
 }
 
 impl<W: Write> CsvRows<W> {
@@ -93,12 +109,16 @@ impl<W: Write> CsvRows<W> {
         CsvRows {
             out: io::BufWriter::with_capacity(1 << 16, out),
             line: Vec::new(),
+            header: true,
         }
     }
 }
 
 impl<W: Write> RowSink for CsvRows<W> {
     fn begin(&mut self, columns: &[String]) -> io::Result<()> {
+        if !self.header {
+            return Ok(());
+        }
         let header: Vec<Value> = columns.iter().cloned().map(Value::Text).collect();
         self.write_row(&header)
     }

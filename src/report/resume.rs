@@ -1,0 +1,260 @@
+//! `--resume`: an interrupted run's results file, read back to see where it stopped, cut
+//! after its last whole row and opened to take the rest.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::OutputFormat;
+use crate::batch::{Excerpt, ResumePoint};
+
+/// A results file opened to go on with.
+#[derive(Debug)]
+pub struct Resumed {
+    /// The file, cut after its last whole row, positioned at its end.
+    pub file: File,
+    /// Where the earlier run stopped; `None` when the file is empty (its columns are
+    /// not known).
+    pub point: Option<ResumePoint>,
+}
+
+/// Why a results file cannot be resumed.
+#[derive(Debug, Error)]
+pub enum ResumeError {
+    /// The file cannot be read or cut.
+    #[error("cannot resume {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// The file is not a results file of the format asked for.
+    #[error("cannot resume {}: {why}", path.display())]
+    NotResults {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        why: String,
+    },
+}
+
+/// Opens the results file at `path`, written in `format` by an interrupted run, to append
+/// the rows still missing: a torn last line is cut off, and the file's columns and last
+/// row say where the run stopped. A missing file is an error: `--resume` continues a run.
+pub fn resume_output(path: &Path, format: OutputFormat) -> Result<Resumed, ResumeError> {
+    let io_error = |source| ResumeError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(io_error)?;
+    let whole = whole_lines_length(&mut file).map_err(io_error)?;
+    file.set_len(whole).map_err(io_error)?;
+    file.seek(SeekFrom::Start(0)).map_err(io_error)?;
+    let scanned = match format {
+        OutputFormat::Csv => scan_csv(&mut file),
+        OutputFormat::Jsonl => scan_jsonl(&mut file),
+    };
+    let point = scanned.map_err(|why| ResumeError::NotResults {
+        path: path.to_path_buf(),
+        why,
+    })?;
+    file.seek(SeekFrom::End(0)).map_err(io_error)?;
+    Ok(Resumed { file, point })
+}
+
+/// The length of `file` up to the end of its last line ending (what follows it is a row
+/// cut short).
+fn whole_lines_length(file: &mut File) -> io::Result<u64> {
+    let length = file.metadata()?.len();
+    let mut end = length;
+    let mut block = vec![0u8; 1 << 16];
+    while end > 0 {
+        let start = end.saturating_sub(block.len() as u64);
+        let part = &mut block[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(part)?;
+        if let Some(newline) = memchr::memrchr(b'\n', part) {
+            return Ok(start + newline as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// The header and the last row of a CSV results file.
+fn scan_csv(file: &mut File) -> Result<Option<ResumePoint>, String> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(BufReader::new(file));
+    let columns: Vec<String> = match reader.headers() {
+        Ok(header) => header.iter().map(String::from).collect(),
+        Err(error) => return Err(format!("not CSV: {error}")),
+    };
+    if columns.len() <= 1 && columns.iter().all(String::is_empty) {
+        return Ok(None);
+    }
+    let mut rows = 0u64;
+    let mut last = csv::StringRecord::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {
+                rows += 1;
+                std::mem::swap(&mut last, &mut record);
+            }
+            Ok(false) => break,
+            Err(error) => return Err(format!("row {}: {error}", rows + 1)),
+        }
+    }
+    let field = |name: &str| {
+        let index = columns.iter().position(|c| c == name)?;
+        last.get(index).map(String::from)
+    };
+    let (line, file) = (field("line"), field("file"));
+    place(columns, rows, line, file).map(Some)
+}
+
+/// The keys of the first object and the last row of a JSON Lines results file.
+fn scan_jsonl(file: &mut File) -> Result<Option<ResumePoint>, String> {
+    let mut columns = Vec::new();
+    let mut rows = 0u64;
+    let mut last = String::new();
+    for (index, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| format!("line {}: {e}", index + 1))?;
+        if rows == 0 {
+            let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&line)
+                .map_err(|e| {
+                    format!(
+                        "line 1 is not a JSON object ({e}): {}",
+                        Excerpt::quoted(&line)
+                    )
+                })?;
+            columns = object.keys().cloned().collect();
+        }
+        rows += 1;
+        last = line;
+    }
+    if rows == 0 {
+        return Ok(None);
+    }
+    let object: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&last).map_err(|e| {
+            format!(
+                "line {rows} is not a JSON object ({e}): {}",
+                Excerpt::quoted(&last)
+            )
+        })?;
+    let text = |name: &str| {
+        object.get(name).map(|value| match value {
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        })
+    };
+    place(columns, rows, text("line"), text("file")).map(Some)
+}
+
+/// The resume point after `rows` rows of `columns`, the last with these `line` and
+/// `file` values.
+fn place(
+    columns: Vec<String>,
+    rows: u64,
+    line: Option<String>,
+    file: Option<String>,
+) -> Result<ResumePoint, String> {
+    if !columns.iter().any(|c| c == "line") {
+        return Err("its rows have no line column: not a results file".into());
+    }
+    let last_line = match (rows, line) {
+        (0, _) => 0,
+        (_, Some(line)) => line
+            .parse()
+            .map_err(|_| format!("row {rows}'s line is {line:?}, not a line number"))?,
+        (_, None) => return Err(format!("row {rows} has no line")),
+    };
+    Ok(ResumePoint {
+        columns,
+        rows,
+        last_file: file.filter(|_| rows > 0),
+        last_line,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn resumed(text: &str, format: OutputFormat) -> (Resumed, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rows");
+        std::fs::write(&path, text).unwrap();
+        let mut resumed = resume_output(&path, format).unwrap();
+        resumed.file.write_all(b"NEXT\n").unwrap();
+        let after = std::fs::read_to_string(&path).unwrap();
+        (resumed, after)
+    }
+
+    #[test]
+    fn a_torn_csv_row_is_cut_off_and_the_last_whole_row_is_the_point() {
+        let text = "line,status,error\n1,ok,\n3,ok,\"a, b\"\n5,o";
+        let (resumed, after) = resumed(text, OutputFormat::Csv);
+        assert_eq!(
+            resumed.point,
+            Some(ResumePoint {
+                columns: ["line", "status", "error"].map(String::from).to_vec(),
+                rows: 2,
+                last_file: None,
+                last_line: 3
+            })
+        );
+        assert_eq!(after, "line,status,error\n1,ok,\n3,ok,\"a, b\"\nNEXT\n");
+    }
+
+    #[test]
+    fn several_inputs_give_the_file_of_the_last_row() {
+        let text = "file,line,status\na.txt,9,ok\nb.txt,2,ok\n";
+        let (resumed, _) = resumed(text, OutputFormat::Csv);
+        let point = resumed.point.unwrap();
+        assert_eq!(point.last_file.as_deref(), Some("b.txt"));
+        assert_eq!((point.rows, point.last_line), (2, 2));
+    }
+
+    #[test]
+    fn a_header_alone_or_an_empty_file_has_no_point() {
+        let (resumed, _) = resumed("line,status\n", OutputFormat::Csv);
+        let point = resumed.point.unwrap();
+        assert_eq!((point.columns.len(), point.rows), (2, 0));
+        let (resumed, after) = resumed("line,sta", OutputFormat::Csv);
+        assert_eq!(resumed.point, None);
+        assert_eq!(after, "NEXT\n");
+    }
+
+    #[test]
+    fn json_lines_give_their_keys_and_last_line() {
+        let text = "{\"line\":1,\"status\":\"ok\"}\n{\"line\":4,\"status\":\"ok\"}\n{\"li";
+        let (resumed, after) = resumed(text, OutputFormat::Jsonl);
+        let point = resumed.point.unwrap();
+        assert_eq!(point.columns, ["line", "status"]);
+        assert_eq!(point.last_line, 4);
+        assert!(after.ends_with("\"ok\"}\nNEXT\n"));
+    }
+
+    #[test]
+    fn a_file_that_is_not_results_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("puzzles.txt");
+        std::fs::write(&path, "not json\n").unwrap();
+        let error = resume_output(&path, OutputFormat::Jsonl).unwrap_err();
+        assert!(error.to_string().contains("not a JSON object"), "{error}");
+        std::fs::write(&path, "puzzle\n..3..\n").unwrap();
+        let error = resume_output(&path, OutputFormat::Csv).unwrap_err();
+        assert!(error.to_string().contains("no line column"), "{error}");
+    }
+}

@@ -1,0 +1,241 @@
+//! `--resume`: a results file cut anywhere (Ctrl-C, `kill -9`, a lost machine) is
+//! completed so that it equals the file of an uninterrupted run, `micros` aside; a file
+//! that does not fit the command or its inputs is refused with exit code 2.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{puzzlebench, repo_datasets};
+
+fn run_in(args: &[&str]) -> Output {
+    puzzlebench().args(args).output().unwrap()
+}
+
+/// The text without the last field of each line (`micros`, the only one that varies).
+fn without_last_field(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.rfind(',') {
+            Some(comma) => &line[..comma],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// JSON Lines without their `micros` key.
+fn jsonl_without_micros(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let mut object: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(line).unwrap();
+            object.remove("micros");
+            serde_json::Value::Object(object).to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Two inputs, the second gzipped, with comment and blank lines between records.
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let text = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let puzzles: Vec<&str> = text.lines().skip(1).map(|l| &l[..81]).collect();
+    let first = dir.join("a.txt");
+    let mut lines = String::from("# puzzles\n");
+    for (i, puzzle) in puzzles[..300].iter().enumerate() {
+        lines.push_str(puzzle);
+        lines.push('\n');
+        if i % 7 == 0 {
+            lines.push('\n');
+        }
+    }
+    std::fs::write(&first, lines).unwrap();
+    let second = dir.join("b.txt.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&second).unwrap(),
+        flate2::Compression::default(),
+    );
+    for puzzle in &puzzles[300..700] {
+        writeln!(gz, "{puzzle}").unwrap();
+    }
+    gz.finish().unwrap();
+    vec![first, second]
+}
+
+fn solve_args<'a>(output: &'a Path, inputs: &'a [PathBuf], extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["sudoku", "solve", "-j2", "-o", output.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+    args
+}
+
+#[test]
+fn a_file_cut_anywhere_is_completed_to_the_uninterrupted_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = inputs(dir.path());
+    for (format, compare) in [
+        ("csv", without_last_field as fn(&str) -> String),
+        ("jsonl", jsonl_without_micros),
+    ] {
+        let full = dir.path().join(format!("full.{format}"));
+        let out = run_in(&solve_args(&full, &inputs, &["--output-format", format]));
+        assert_eq!(out.status.code(), Some(0));
+        let whole = std::fs::read(&full).unwrap();
+        let cut = dir.path().join(format!("cut.{format}"));
+        // Cut at the start, inside the header, inside rows, on row ends, and at the end.
+        for at in [
+            0,
+            5,
+            100,
+            4_000,
+            20_001,
+            whole.len() / 2,
+            whole.len() - 1,
+            whole.len(),
+        ] {
+            std::fs::write(&cut, &whole[..at]).unwrap();
+            let extra = ["--output-format", format, "--resume"];
+            let out = run_in(&solve_args(&cut, &inputs, &extra));
+            assert_eq!(out.status.code(), Some(0), "{format} cut at {at}: {out:?}");
+            let resumed = std::fs::read_to_string(&cut).unwrap();
+            assert_eq!(
+                compare(&resumed),
+                compare(std::str::from_utf8(&whole).unwrap()),
+                "{format} cut at {at}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_run_killed_part_way_resumes_to_the_uninterrupted_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let puzzles: Vec<&str> = text.lines().skip(1).map(|l| &l[..81]).collect();
+    let input = dir.path().join("many.txt");
+    let mut lines = String::new();
+    for _ in 0..100 {
+        for puzzle in &puzzles {
+            lines.push_str(puzzle);
+            lines.push('\n');
+        }
+    }
+    std::fs::write(&input, lines).unwrap();
+    let input = input.to_str().unwrap();
+    let full = dir.path().join("full.csv");
+    let out = run_in(&[
+        "sudoku",
+        "solve",
+        "--algo",
+        "dlx",
+        "-o",
+        full.to_str().unwrap(),
+        input,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let part = dir.path().join("part.csv");
+    let mut child = puzzlebench()
+        .args(["sudoku", "solve", "--algo", "dlx", "-j1", "-o"])
+        .arg(&part)
+        .arg(input)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::fs::metadata(&part).map_or(0, |m| m.len()) < 100_000 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL: nothing is flushed or finished.
+    child.wait().unwrap();
+    let before = std::fs::read_to_string(&part).unwrap().lines().count();
+    assert!(before < 100_001, "the run was killed before its end");
+    let out = run_in(&[
+        "sudoku",
+        "solve",
+        "--algo",
+        "dlx",
+        "--resume",
+        "-o",
+        part.to_str().unwrap(),
+        input,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        without_last_field(&std::fs::read_to_string(&part).unwrap()),
+        without_last_field(&std::fs::read_to_string(&full).unwrap())
+    );
+}
+
+#[test]
+fn files_that_do_not_fit_are_refused_and_left_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = inputs(dir.path());
+    let results = dir.path().join("rows.csv");
+    assert_eq!(
+        run_in(&solve_args(&results, &inputs, &[])).status.code(),
+        Some(0)
+    );
+    let before = std::fs::read(&results).unwrap();
+    let refused = |args: &[&str], why: &str| {
+        let out = run_in(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+        assert_eq!(std::fs::read(&results).unwrap(), before, "{args:?}");
+    };
+    let path = results.to_str().unwrap();
+    let games = repo_datasets().join("connect4/games-1k.txt");
+    // Another command's columns.
+    refused(
+        &[
+            "connect4",
+            "validate",
+            "--resume",
+            "-o",
+            path,
+            games.to_str().unwrap(),
+        ],
+        "columns are",
+    );
+    // More rows than the inputs have records.
+    let puzzles = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let short = dir.path().join("short.txt");
+    let ten: Vec<&str> = puzzles.lines().skip(1).take(10).map(|l| &l[..81]).collect();
+    std::fs::write(&short, ten.join("\n") + "\n").unwrap();
+    refused(
+        &solve_args(&results, &[inputs[0].clone(), short], &["--resume"]),
+        "has 700 rows but the inputs have only 310 records",
+    );
+    // Another second input: the last row is not its last record's.
+    let other = dir.path().join("c.txt");
+    let lines: Vec<&str> = puzzles
+        .lines()
+        .skip(1)
+        .take(400)
+        .map(|l| &l[..81])
+        .collect();
+    std::fs::write(&other, lines.join("\n") + "\n").unwrap();
+    let changed = [inputs[0].clone(), other];
+    refused(
+        &solve_args(&results, &changed, &["--resume"]),
+        "row 700 is for line 400 of",
+    );
+    // Not a results file.
+    refused(
+        &[
+            "sudoku",
+            "solve",
+            "--resume",
+            "-o",
+            inputs[0].to_str().unwrap(),
+            inputs[0].to_str().unwrap(),
+        ],
+        "",
+    );
+    // Without -o.
+    let out = run_in(&["sudoku", "solve", "--resume", inputs[0].to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}
