@@ -191,7 +191,7 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn resumed(text: &str, format: OutputFormat) -> (Resumed, String) {
+    fn resume(text: &str, format: OutputFormat) -> (Resumed, String) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("rows");
         std::fs::write(&path, text).unwrap();
@@ -204,7 +204,7 @@ mod tests {
     #[test]
     fn a_torn_csv_row_is_cut_off_and_the_last_whole_row_is_the_point() {
         let text = "line,status,error\n1,ok,\n3,ok,\"a, b\"\n5,o";
-        let (resumed, after) = resumed(text, OutputFormat::Csv);
+        let (resumed, after) = resume(text, OutputFormat::Csv);
         assert_eq!(
             resumed.point,
             Some(ResumePoint {
@@ -220,7 +220,7 @@ mod tests {
     #[test]
     fn several_inputs_give_the_file_of_the_last_row() {
         let text = "file,line,status\na.txt,9,ok\nb.txt,2,ok\n";
-        let (resumed, _) = resumed(text, OutputFormat::Csv);
+        let (resumed, _) = resume(text, OutputFormat::Csv);
         let point = resumed.point.unwrap();
         assert_eq!(point.last_file.as_deref(), Some("b.txt"));
         assert_eq!((point.rows, point.last_line), (2, 2));
@@ -228,10 +228,10 @@ mod tests {
 
     #[test]
     fn a_header_alone_or_an_empty_file_has_no_point() {
-        let (resumed, _) = resumed("line,status\n", OutputFormat::Csv);
+        let (resumed, _) = resume("line,status\n", OutputFormat::Csv);
         let point = resumed.point.unwrap();
         assert_eq!((point.columns.len(), point.rows), (2, 0));
-        let (resumed, after) = resumed("line,sta", OutputFormat::Csv);
+        let (resumed, after) = resume("line,sta", OutputFormat::Csv);
         assert_eq!(resumed.point, None);
         assert_eq!(after, "NEXT\n");
     }
@@ -239,7 +239,7 @@ mod tests {
     #[test]
     fn json_lines_give_their_keys_and_last_line() {
         let text = "{\"line\":1,\"status\":\"ok\"}\n{\"line\":4,\"status\":\"ok\"}\n{\"li";
-        let (resumed, after) = resumed(text, OutputFormat::Jsonl);
+        let (resumed, after) = resume(text, OutputFormat::Jsonl);
         let point = resumed.point.unwrap();
         assert_eq!(point.columns, ["line", "status"]);
         assert_eq!(point.last_line, 4);
