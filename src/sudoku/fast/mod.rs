@@ -535,10 +535,32 @@ fn clear8(words: &mut [u32; 8], cells: u32) -> u32 {
 struct Search<'m> {
     limit: u64,
     result: SearchResult,
+    /// The budget: told the guesses in bulk when `result.guesses` reaches `check_at`
+    /// (never without a budget), so an unbudgeted guess costs one comparison.
     meter: &'m mut Meter,
+    check_at: u64,
+    /// Guesses the meter was told.
+    told: u64,
 }
 
 impl Search<'_> {
+    /// Tells the meter the guesses since it was last told; true once the budget is spent.
+    #[cold]
+    #[inline(never)]
+    fn over_budget(&mut self) -> bool {
+        let fresh = self.result.guesses - self.told;
+        self.told = self.result.guesses;
+        if self.meter.spend_many(fresh) {
+            self.result.stopped = self.meter.over();
+            return true;
+        }
+        self.check_at = self
+            .result
+            .guesses
+            .saturating_add(self.meter.nodes_until_check());
+        false
+    }
+
     /// Propagates `state` and searches below it; true when the limit is reached.
     /// `recurse` searches below a guess: this same function, compiled for the same
     /// instruction set (see [`solve`]).
@@ -566,8 +588,7 @@ impl Search<'_> {
                 let digit = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
                 self.result.guesses += 1;
-                if self.meter.spend() {
-                    self.result.stopped = self.meter.over();
+                if self.result.guesses >= self.check_at && self.over_budget() {
                     return true;
                 }
                 if digits == 0 {
@@ -667,6 +688,8 @@ fn solve_with<const AVX: bool>(
     let mut search = Search {
         limit: limit.max(1),
         result: SearchResult::default(),
+        check_at: meter.nodes_until_check(),
+        told: 0,
         meter,
     };
     if let Ok(state) = State::set_up::<AVX>(grid) {
