@@ -203,11 +203,11 @@ mod tests {
     #[test]
     fn a_time_budget_stops_once_the_clock_has_passed_it() {
         let timeout = Duration::from_millis(20);
+        let started = Instant::now();
         let mut meter = Meter::start(Budget {
             timeout: Some(timeout),
             max_nodes: None,
         });
-        let started = Instant::now();
         while !meter.spend() {}
         assert!(started.elapsed() >= timeout);
         assert_eq!(meter.over(), Some(OverBudget::Time(timeout)));
