@@ -271,3 +271,37 @@ fn a_budget_is_refused_when_it_is_not_a_duration() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("--timeout"), "{stderr}");
 }
+
+#[test]
+fn an_external_program_over_its_timeout_is_killed_and_fails_its_measurement() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = puzzlebench()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["bench", "--quick", "--algos", "fast", "--threads", "1"])
+        .args([
+            "--external",
+            "slow=sleep 100",
+            "--external-timeout",
+            "300ms",
+        ])
+        .arg("--reports")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("runs FAILED"), "{stdout}");
+    let report = std::fs::read_dir(dir.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let summary = std::fs::read_to_string(report.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("`sleep 100` was stopped at its timeout of 300ms"),
+        "{summary}"
+    );
+}

@@ -3,7 +3,9 @@
 //! external program timed as a whole process.
 
 use std::io::{self, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -331,12 +333,13 @@ pub struct ExternalRuns {
 
 /// Runs `command` through `sh -c`, `records` on its standard input one per line, timing the
 /// whole process like [`measure_job`] times a job.
+/// Each run is killed past `timeout`.
 pub(super) fn measure_external(
-    name: &str,
-    command: &str,
+    (name, command, timeout): (&str, &str, Option<Duration>),
     records: &[String],
     timing: &Timing,
 ) -> Result<ExternalRuns, BenchError> {
+    let run_external = |name, command, input| run_external(name, command, input, timeout);
     let mut input = records.join("\n");
     input.push('\n');
     for _ in 0..timing.warmup {
@@ -361,8 +364,14 @@ pub(super) fn measure_external(
     })
 }
 
-/// One run of an external program: its standard output and wall time.
-fn run_external(name: &str, command: &str, input: &str) -> Result<(String, Duration), BenchError> {
+/// One run of an external program: its standard output and wall time. Past `timeout`,
+/// the program (its whole process group) is killed and the run is an error.
+fn run_external(
+    name: &str,
+    command: &str,
+    input: &str,
+    timeout: Option<Duration>,
+) -> Result<(String, Duration), BenchError> {
     let fail = |message: String| BenchError::External {
         name: name.to_string(),
         message,
@@ -374,12 +383,27 @@ fn run_external(name: &str, command: &str, input: &str) -> Result<(String, Durat
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        // Its own process group, so that a timeout kills what `sh` started too.
+        .process_group(0)
         .spawn()
         .map_err(|e| fail(format!("cannot start `{command}`: {e}")))?;
+    let group = child.id() as libc::pid_t;
+    let timed_out = std::sync::atomic::AtomicBool::new(false);
+    let (finished, watch) = std::sync::mpsc::channel::<()>();
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let mut stdout = child.stdout.take().expect("stdout is piped");
     let mut stderr = child.stderr.take().expect("stderr is piped");
     let (output, written, errors) = std::thread::scope(|scope| {
+        if let Some(timeout) = timeout {
+            let timed_out = &timed_out;
+            scope.spawn(move || {
+                if watch.recv_timeout(timeout) == Err(RecvTimeoutError::Timeout) {
+                    timed_out.store(true, std::sync::atomic::Ordering::Relaxed);
+                    // SAFETY: kill has no memory effects; the group is the child's own.
+                    unsafe { libc::kill(-group, libc::SIGKILL) };
+                }
+            });
+        }
         let writer = scope.spawn(move || {
             // A program may stop reading early; its answers show what it did.
             let result = stdin.write_all(input.as_bytes());
@@ -398,6 +422,7 @@ fn run_external(name: &str, command: &str, input: &str) -> Result<(String, Durat
         let read = stdout
             .read_to_end(&mut output)
             .map(|_| String::from_utf8_lossy(&output).into_owned());
+        drop(finished);
         (
             read,
             writer.join().expect("the writer thread does not panic"),
@@ -410,6 +435,14 @@ fn run_external(name: &str, command: &str, input: &str) -> Result<(String, Durat
         .wait()
         .map_err(|e| fail(format!("cannot wait for `{command}`: {e}")))?;
     let wall = started.elapsed();
+    if timed_out.load(std::sync::atomic::Ordering::Relaxed) {
+        let limit = timeout
+            .map(crate::budget::duration_text)
+            .unwrap_or_default();
+        return Err(fail(format!(
+            "`{command}` was stopped at its timeout of {limit}"
+        )));
+    }
     if !status.success() {
         let detail = errors.lines().next().unwrap_or("").trim();
         return Err(fail(format!(

@@ -55,6 +55,8 @@ pub struct External {
     pub name: String,
     /// The shell command that runs it.
     pub command: String,
+    /// How long one run may take before it is killed (and the program counted as failed).
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl std::str::FromStr for External {
@@ -71,6 +73,7 @@ impl std::str::FromStr for External {
         Ok(External {
             name: name.to_string(),
             command: command.to_string(),
+            timeout: None,
         })
     }
 }
@@ -274,7 +277,11 @@ pub fn run_plan(
             };
             // A program that fails on one dataset (say, one of a size it cannot read) is
             // reported, and the others still run.
-            match measure_external(&external.name, &external.command, &puzzles, &timing) {
+            match measure_external(
+                (&external.name, &external.command, external.timeout),
+                &puzzles,
+                &timing,
+            ) {
                 Ok(runs) => {
                     result.rates = runs.rates;
                     compare_external(&mut result, reference, &texts, &runs.lines);

@@ -38,6 +38,10 @@ pub(super) struct BenchArgs {
     /// process; its solutions are checked against ours. Repeatable.
     #[arg(long, value_name = "NAME=COMMAND", value_parser = clap::value_parser!(External))]
     external: Vec<External>,
+    /// Time one run of an --external program may take (`30s`, `5m`): past it, the program
+    /// is killed and its measurement fails.
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = humantime::parse_duration)]
+    external_timeout: std::time::Duration,
     /// Last part of the report folder's name (default: the suite's name).
     #[arg(long)]
     label: Option<String>,
@@ -65,7 +69,15 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
         Event::Started { .. } => say(&event.to_string()),
         Event::Finished(_) => say(&format!("{event}\n")),
     };
-    let results = bench::run_plan(&plan, &args.external, &mut on_event)?;
+    let externals: Vec<External> = args
+        .external
+        .into_iter()
+        .map(|external| External {
+            timeout: Some(args.external_timeout),
+            ..external
+        })
+        .collect();
+    let results = bench::run_plan(&plan, &externals, &mut on_event)?;
     let summary = BenchSummary::new(&plan.name, &results);
     let threads = plan.threads.iter().copied().max().unwrap_or(1);
     let env = EnvInfo::collect(threads, std::env::args().collect());
