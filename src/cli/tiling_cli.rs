@@ -3,7 +3,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -207,19 +207,10 @@ fn print_counts(
     };
     let pool = thread_pool(choice.threads)?;
     let progress = Progress::new(choice.progress);
-    let stop = AtomicBool::new(false);
-    // Dropping `finished` (when the count returns) ends the timer and the progress lines.
-    let (finished, timer) = mpsc::channel::<()>();
-    let (finished_too, ticker) = mpsc::channel::<()>();
+    // Dropping `finished` (when the count returns) ends the progress lines.
+    let (finished, ticker) = mpsc::channel::<()>();
     let counted = std::thread::scope(|scope| {
-        let (stop, progress) = (&stop, &progress);
-        if let Some(timeout) = limits.timeout {
-            scope.spawn(move || {
-                if timer.recv_timeout(timeout) == Err(mpsc::RecvTimeoutError::Timeout) {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            });
-        }
+        let progress = &progress;
         if progress.lines {
             scope.spawn(move || {
                 while ticker.recv_timeout(PROGRESS_INTERVAL) == Err(mpsc::RecvTimeoutError::Timeout)
@@ -228,10 +219,10 @@ fn print_counts(
                 }
             });
         }
-        let counted = problem.count_parallel_until(&pool, stop, |done, total, solutions| {
-            progress.part(done, total, solutions)
+        let counted = problem.count_parallel_within(&pool, limits.timeout, |done, total, n| {
+            progress.part(done, total, n)
         });
-        drop((finished, finished_too));
+        drop(finished);
         counted
     });
     progress.finish();

@@ -491,6 +491,38 @@ impl Tiling {
         self.count_parallel_until(pool, &never, on_part).counts
     }
 
+    /// [`count_parallel`](Self::count_parallel) stopped after `timeout` (when given): the
+    /// counts reached then, with [`Counted::complete`] false. A timer thread sets the stop
+    /// flag of [`count_parallel_until`](Self::count_parallel_until), so the workers never
+    /// read the clock.
+    pub fn count_parallel_within<P>(
+        &self,
+        pool: &rayon::ThreadPool,
+        timeout: Option<std::time::Duration>,
+        on_part: P,
+    ) -> Counted
+    where
+        P: Fn(usize, usize, u64) + Sync,
+    {
+        let stop = AtomicBool::new(false);
+        // Dropping `finished` when the count returns ends the timer.
+        let (finished, timer) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            if let Some(timeout) = timeout {
+                let stop = &stop;
+                scope.spawn(move || {
+                    let waited = timer.recv_timeout(timeout);
+                    if waited == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                });
+            }
+            let counted = self.count_parallel_until(pool, &stop, on_part);
+            drop(finished);
+            counted
+        })
+    }
+
     /// [`count_parallel`](Self::count_parallel), stopping as soon as `stop` is set (by a
     /// timer, say): every worker looks at it before each part and at each solution, and
     /// gives up the rest of its part. The counts are then those of the solutions found so
