@@ -12,11 +12,13 @@ mod decode;
 mod input;
 mod progress;
 mod runner;
+mod shard;
 mod stats;
 
 pub use input::{Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};
 pub use progress::{NoProgress, Progress, TerminalProgress};
 pub use runner::{run, ResumePoint, RowFormatter, RowSink, RunOptions, MAX_THREADS};
+pub use shard::{Shard, ShardError};
 pub use stats::{latency_histogram, LatencySummary, RunStats};
 
 use thiserror::Error;
@@ -132,6 +134,13 @@ pub trait Job: Sync {
         input: &InputSpec,
         header: Option<&[String]>,
     ) -> Result<Self::Layout, JobError>;
+    /// The columns of a CSV input (indexes into its header) that the job reads itself.
+    /// The runner carries every other column into the row unchanged, after `status`, so
+    /// that a record keeps its key (a game id) wherever it was processed. By default the
+    /// first column.
+    fn read_columns(&self, _layout: &Self::Layout) -> Vec<usize> {
+        vec![0]
+    }
     /// Makes fresh per-worker state.
     fn new_worker(&self) -> Self::Worker;
     /// Processes one record. An `Err` is a record that cannot be read: its row gets status

@@ -14,8 +14,8 @@ use crossbeam_channel::unbounded;
 use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
 use super::{
-    BatchError, InputFormat, InputSpec, Job, JobError, Outcome, Progress, RecordContent, RunStats,
-    Value, ERROR_STATUS, TIMEOUT_STATUS,
+    BatchError, InputFormat, InputSpec, Job, JobError, Outcome, Progress, Record, RecordContent,
+    RunStats, Shard, Value, ERROR_STATUS, TIMEOUT_STATUS,
 };
 use crate::budget::{Budget, Meter};
 
@@ -74,6 +74,11 @@ pub struct RunOptions {
     /// Resume an earlier run whose results file already holds the rows of the first
     /// records: those records are read (to check where they end) but not processed.
     pub resume: Option<ResumePoint>,
+    /// Process only this shard of the records (see [`Shard`]); rows keep their lines.
+    /// `max_records` and a resume point count records before and within the shard:
+    /// the first `max_records` of the inputs are sharded, and the results file of a
+    /// resumed shard holds that shard's rows.
+    pub shard: Option<Shard>,
 }
 
 /// Where an earlier, interrupted run stopped: its results file has these columns and one
@@ -101,6 +106,7 @@ impl Default for RunOptions {
             budget: Budget::UNLIMITED,
             stop: None,
             resume: None,
+            shard: None,
         }
     }
 }
@@ -109,10 +115,13 @@ impl Default for RunOptions {
 struct Chunk<L> {
     seq: u64,
     file: usize,
-    layout: Arc<L>,
+    /// Index of the chunk's first record over all inputs, for shards.
+    first_index: u64,
+    layout: Arc<InputLayout<L>>,
     format: InputFormat,
     raw: RawChunk,
-    /// Leading records already in the results file (a resumed run): read, not processed.
+    /// Leading records (of the shard) already in the results file (a resumed run): read,
+    /// not processed.
     skip: u64,
     /// Whether the last record skipped is the resume point's.
     ends_skip: bool,
@@ -121,8 +130,19 @@ struct Chunk<L> {
 /// One record's result, for the sink's `write_row`.
 struct ProcessedRow {
     line: u64,
+    /// The input's other CSV columns, carried through.
+    carried: Vec<Value>,
     outcome: Outcome,
     nanos: u64,
+}
+
+/// What the runner knows of one input's layout: the job's own, and the CSV columns that
+/// are carried through.
+struct InputLayout<L> {
+    job: L,
+    /// Indexes of the carried columns in the input's header, and their names.
+    carried: Vec<usize>,
+    carried_names: Vec<String>,
 }
 
 /// A chunk's rows: as values, or already formatted by the sink's formatter.
@@ -198,21 +218,26 @@ struct Processed {
 }
 
 /// The columns of a run's rows, and how one record's result fills them: `file` (only when
-/// there are several inputs), `line`, `status`, the job's own columns, `error` and `micros`.
+/// there are several inputs), `line`, `status`, the input's carried CSV columns, the job's
+/// own columns, `error` and `micros`.
 struct RowSchema {
     with_file: bool,
+    /// The carried columns, fixed by the first input: a later input carries the same ones,
+    /// or none (a line input), whose cells are then empty.
+    carried: Vec<String>,
     job_columns: Vec<String>,
 }
 
 impl RowSchema {
     /// The column names, in row order.
     fn names(&self) -> Vec<String> {
-        let mut names = Vec::with_capacity(self.job_columns.len() + 5);
+        let mut names = Vec::with_capacity(self.carried.len() + self.job_columns.len() + 5);
         if self.with_file {
             names.push("file".to_string());
         }
         names.push("line".into());
         names.push("status".into());
+        names.extend(self.carried.iter().cloned());
         names.extend(self.job_columns.iter().cloned());
         names.push("error".into());
         names.push("micros".into());
@@ -227,9 +252,45 @@ impl RowSchema {
         }
         row.push(Value::Int(processed.line));
         row.push(Value::Text(processed.outcome.status.to_string()));
+        row.extend(processed.carried);
         row.extend(processed.outcome.values);
         row.push(Value::Text(processed.outcome.error));
         row.push(Value::Float(processed.nanos as f64 / 1000.0));
+    }
+
+    /// The carried cells of `record`, read at `indexes` of its input's header: empty for
+    /// an input that carries nothing (a line input) or a record that could not be read.
+    fn carried_values(&self, indexes: &[usize], record: &Record) -> Vec<Value> {
+        if self.carried.is_empty() {
+            return Vec::new();
+        }
+        match &record.content {
+            RecordContent::Fields(fields) if !indexes.is_empty() => indexes
+                .iter()
+                .map(|&i| fields.get(i).map_or(Value::Empty, |f| Value::Text(f.clone())))
+                .collect(),
+            _ => vec![Value::Empty; self.carried.len()],
+        }
+    }
+
+    /// Checks that an input's rows fit this schema: the same job columns, and the same
+    /// carried columns or none.
+    fn check(
+        &self,
+        input: &InputSpec,
+        carried: &[String],
+        job_columns: Vec<String>,
+    ) -> Result<(), BatchError> {
+        let carried_fits = carried.is_empty() || carried == self.carried;
+        if carried_fits && job_columns == self.job_columns {
+            return Ok(());
+        }
+        let row = |carried: &[String], job: &[String]| [carried, job].concat();
+        Err(BatchError::Columns {
+            path: input.display_name(),
+            columns: row(carried, &job_columns),
+            first: row(&self.carried, &self.job_columns),
+        })
     }
 }
 
@@ -277,6 +338,8 @@ struct Shared<'a, J: Job> {
     buffers: &'a BufferPool,
     /// Each record's budget.
     budget: Budget,
+    /// The shard processed, if not all records.
+    shard: Option<Shard>,
 }
 
 /// Runs `job` over `inputs`, writing one row per record to `sink` in input order.
@@ -322,9 +385,9 @@ impl<'a, J: Job> Pipeline<'a, J> {
             Some(input) => Some(open_input(job, input, &bytes_read)?),
             None => None,
         };
-        let job_columns = match &first {
-            Some((_, layout)) => job.columns(layout),
-            None => Vec::new(),
+        let (carried, job_columns) = match &first {
+            Some((_, layout)) => (layout.carried_names.clone(), job.columns(&layout.job)),
+            None => (Vec::new(), Vec::new()),
         };
         let tallied: Vec<usize> = job
             .tallied_columns()
@@ -339,6 +402,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
         }
         let schema = RowSchema {
             with_file: inputs.len() > 1,
+            carried,
             job_columns,
         };
         Ok(Pipeline {
@@ -373,6 +437,8 @@ impl<'a, J: Job> Pipeline<'a, J> {
         let total_bytes = self.inputs.iter().map(InputSpec::size).sum::<Option<u64>>();
         progress.start(total_bytes);
         let started = Instant::now();
+        self.stats.started = std::time::SystemTime::now();
+        self.stats.shard = self.options.shard;
         let cpu_started = process_cpu_time();
         let pace = AtomicU64::new(0);
         let buffers = BufferPool(Mutex::new(Vec::new()));
@@ -386,8 +452,12 @@ impl<'a, J: Job> Pipeline<'a, J> {
                 .take()
                 .map(|(cutter, layout)| (0, cutter, layout)),
             next_file: 0,
-            job_columns: &self.schema.job_columns,
-            chunk_records: self.options.chunk_records.max(1),
+            schema: &self.schema,
+            // Chunks hold about the same work whatever the share of records kept.
+            chunk_records: (self.options.chunk_records.max(1))
+                .saturating_mul(self.options.shard.map_or(1, |s| s.count().min(64) as usize)),
+            records_cut: 0,
+            shard: self.options.shard,
             threads,
             left: self.options.max_records.unwrap_or(u64::MAX),
             bytes_read: Arc::clone(&self.bytes_read),
@@ -407,6 +477,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
             formatter: sink.formatter(),
             buffers: &buffers,
             budget: self.options.budget,
+            shard: self.options.shard,
         };
         let mut writer = Writer {
             sink,
@@ -654,9 +725,10 @@ fn worker_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, BatchError> {
 }
 
 /// An input opened, with its layout.
-type Opened<L> = (ChunkCutter, Arc<L>);
+type Opened<L> = (ChunkCutter, Arc<InputLayout<L>>);
 
-/// Opens `input` and works out its layout from its header.
+/// Opens `input` and works out its layout from its header: the job's, and the columns
+/// the job does not read, which are carried through.
 fn open_input<J: Job>(
     job: &J,
     input: &InputSpec,
@@ -670,6 +742,18 @@ fn open_input<J: Job>(
             path: input.display_name(),
             source,
         })?;
+    let read = job.read_columns(&layout);
+    let (carried, carried_names) = header
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !read.contains(i))
+        .unzip();
+    let layout = InputLayout {
+        job: layout,
+        carried,
+        carried_names,
+    };
     Ok((cutter, Arc::new(layout)))
 }
 
@@ -704,12 +788,16 @@ struct Reading<'a, J: Job> {
     job: &'a J,
     inputs: &'a [InputSpec],
     /// The input being cut (its index, cutter and layout); `None` between inputs.
-    current: Option<(usize, ChunkCutter, Arc<J::Layout>)>,
+    current: Option<(usize, ChunkCutter, Arc<InputLayout<J::Layout>>)>,
     /// The input to open when none is being cut.
     next_file: usize,
     /// The columns every input must give.
-    job_columns: &'a [String],
+    schema: &'a RowSchema,
     chunk_records: usize,
+    /// Records cut so far over all inputs: the next chunk's first record's index.
+    records_cut: u64,
+    /// The shard processed, if not all records.
+    shard: Option<Shard>,
     /// Worker threads.
     threads: usize,
     /// Records still to read (`max_records`).
@@ -723,7 +811,7 @@ struct Reading<'a, J: Job> {
     /// The run's stop flag, and whether it stopped the reading.
     stop: Option<Arc<AtomicBool>>,
     stopped: bool,
-    /// Records still to skip (a resumed run).
+    /// Records of the shard still to skip (a resumed run).
     skip_left: u64,
 }
 
@@ -754,14 +842,8 @@ impl<J: Job> Reading<'_, J> {
                     return Ok(None);
                 };
                 let (cutter, layout) = open_input(self.job, input, &self.bytes_read)?;
-                let columns = self.job.columns(&layout);
-                if columns != self.job_columns {
-                    return Err(BatchError::Columns {
-                        path: input.display_name(),
-                        columns,
-                        first: self.job_columns.to_vec(),
-                    });
-                }
+                let columns = self.job.columns(&layout.job);
+                self.schema.check(input, &layout.carried_names, columns)?;
                 self.current = Some((file, cutter, layout));
                 continue;
             };
@@ -787,11 +869,18 @@ impl<J: Job> Reading<'_, J> {
                 continue;
             };
             self.left -= raw.records;
-            let skip = raw.records.min(self.skip_left);
+            let first_index = self.records_cut;
+            self.records_cut += raw.records;
+            let kept = match self.shard {
+                Some(shard) => shard.records_in(first_index, raw.records),
+                None => raw.records,
+            };
+            let skip = kept.min(self.skip_left);
             self.skip_left -= skip;
             let chunk = Chunk {
                 seq: self.seq,
                 file: *file,
+                first_index,
                 layout: Arc::clone(layout),
                 format: input.format,
                 raw,
@@ -821,19 +910,30 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
     let mut formatted =
         (shared.formatter.as_ref()).map(|formatter| (formatter, shared.buffers.take()));
     let mut values = Vec::new();
-    let skip = (chunk.skip as usize).min(records.len());
-    let resumed_after = chunk
-        .ends_skip
-        .then(|| records[..skip].last().map(|r| r.line))
-        .flatten();
-    for record in &records[skip..] {
+    let mut resumed_after = None;
+    // Records of other shards count towards the chunk's pace: chunks are cut by records read.
+    let mut other_shards = 0;
+    let in_shard = records.iter().enumerate().filter(|&(i, _)| {
+        let held = shared
+            .shard
+            .is_none_or(|shard| shard.holds(chunk.first_index + i as u64));
+        other_shards += u64::from(!held);
+        held
+    });
+    for (n, (_, record)) in in_shard.enumerate() {
+        if (n as u64) < chunk.skip {
+            if chunk.ends_skip {
+                resumed_after = Some(record.line);
+            }
+            continue;
+        }
         let start = Instant::now();
         let outcome = match &record.content {
             RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.clone())),
             _ => {
                 let mut meter = Meter::start(shared.budget);
                 let result = catch_unwind(AssertUnwindSafe(|| {
-                    job.process(&mut worker, &chunk.layout, record, &mut meter)
+                    job.process(&mut worker, &chunk.layout.job, record, &mut meter)
                 }));
                 result.unwrap_or_else(|_| {
                     // A bug in a job must not take the run down; the worker's state may be
@@ -847,30 +947,28 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
         let outcome =
             outcome.unwrap_or_else(|error| error_outcome(error, shared.schema.job_columns.len()));
         counts.count(&outcome, nanos, shared.tallied);
+        let processed = ProcessedRow {
+            line: record.line,
+            carried: (shared.schema).carried_values(&chunk.layout.carried, record),
+            outcome,
+            nanos,
+        };
         match &mut formatted {
             // Formatting here rather than in the writer: writing a result file of fast
             // records kept the calling thread as busy as a worker.
             Some((formatter, bytes)) => {
-                let processed = ProcessedRow {
-                    line: record.line,
-                    outcome,
-                    nanos,
-                };
                 shared.schema.fill(&mut row, file.as_deref(), processed);
                 formatter.format_row(&row, bytes);
             }
-            None => values.push(ProcessedRow {
-                line: record.line,
-                outcome,
-                nanos,
-            }),
+            None => values.push(processed),
         }
     }
     if let Ok(mut stack) = shared.workers.lock() {
         stack.push(worker);
     }
     let nanos: u64 = counts.nanos.iter().sum();
-    if let Some(per_record) = nanos.checked_div(counts.nanos.len() as u64) {
+    let paced = counts.nanos.len() as u64 + other_shards;
+    if let Some(per_record) = nanos.checked_div(paced).filter(|_| !counts.nanos.is_empty()) {
         shared.pace.store(per_record.max(1), Ordering::Relaxed);
     }
     Processed {

@@ -1,6 +1,6 @@
 //! What a run counted and timed.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use hdrhistogram::Histogram;
 
@@ -15,6 +15,9 @@ pub struct RunStats {
     pub statuses: Vec<(String, u64)>,
     /// For each tallied column, the count of each value seen, in order of first appearance.
     pub tallies: Vec<(String, Vec<(String, u64)>)>,
+    /// When the run started (the clock time), so that the runs of shards merge into
+    /// one job's wall time.
+    pub started: SystemTime,
     /// Wall-clock time of the whole run.
     pub wall: Duration,
     /// CPU time (user + system) of the process during the run.
@@ -28,10 +31,12 @@ pub struct RunStats {
     ///
     /// [`RunOptions::stop`]: super::RunOptions::stop
     pub interrupted: bool,
+    /// The shard of the records processed, if not all of them.
+    pub shard: Option<super::Shard>,
 }
 
 /// Per-record latency in microseconds.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LatencySummary {
     /// Mean.
     pub mean: f64,
@@ -55,11 +60,13 @@ impl RunStats {
                 .iter()
                 .map(|c| (c.to_string(), Vec::new()))
                 .collect(),
+            started: SystemTime::now(),
             wall: Duration::ZERO,
             cpu: Duration::ZERO,
             threads,
             latency_ns: latency_histogram(),
             interrupted: false,
+            shard: None,
         }
     }
 

@@ -103,10 +103,11 @@ pub struct ValidateJob {
 }
 
 impl Job for ValidateJob {
-    type Layout = ();
+    /// The CSV column named `field`, for a CSV input.
+    type Layout = Option<usize>;
     type Worker = ();
 
-    fn columns(&self, _layout: &()) -> Vec<String> {
+    fn columns(&self, _layout: &Option<usize>) -> Vec<String> {
         let mut columns = vec!["size", "ship_cells", "reason"];
         if self.count {
             columns.push("readings");
@@ -125,13 +126,25 @@ impl Job for ValidateJob {
         ]
     }
 
-    fn layout(&self, _input: &InputSpec, header: Option<&[String]>) -> Result<(), JobError> {
-        match header {
-            Some(_) => Err(JobError::UnsupportedInput(
-                "battleship fields are read from line, JSON-list or block inputs, not CSV",
+    fn layout(
+        &self,
+        _input: &InputSpec,
+        header: Option<&[String]>,
+    ) -> Result<Option<usize>, JobError> {
+        let Some(header) = header else {
+            return Ok(None);
+        };
+        match header.iter().position(|h| h.eq_ignore_ascii_case("field")) {
+            Some(column) => Ok(Some(column)),
+            None => Err(JobError::UnsupportedInput(
+                "a CSV of battleship fields needs a column named field (one field per row, \
+                 written as on a line); the other columns are carried through",
             )),
-            None => Ok(()),
         }
+    }
+
+    fn read_columns(&self, layout: &Option<usize>) -> Vec<usize> {
+        layout.iter().copied().collect()
     }
 
     fn new_worker(&self) {}
@@ -139,16 +152,21 @@ impl Job for ValidateJob {
     fn process(
         &self,
         _worker: &mut (),
-        _layout: &(),
+        layout: &Option<usize>,
         record: &Record,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let text = match &record.content {
-            RecordContent::Line(text) => text,
-            RecordContent::Unreadable(message) => {
+        let text = match (&record.content, layout) {
+            (RecordContent::Line(text), _) => text.as_str(),
+            (RecordContent::Unreadable(message), _) => {
                 return Err(JobError::Unreadable(message.clone()))
             }
-            RecordContent::Fields(_) => return Err(JobError::Invalid("not a field".into())),
+            (RecordContent::Fields(fields), Some(column)) => {
+                JobError::field(fields, *column, "field")?
+            }
+            (RecordContent::Fields(_), None) => {
+                return Err(JobError::Invalid("not a field".into()))
+            }
         };
         let field = Field::parse(text, self.format, self.size)
             .map_err(|e| JobError::Invalid(e.to_string()))?;

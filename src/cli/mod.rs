@@ -22,6 +22,7 @@ use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
 mod battleship_cli;
 mod bench_cli;
 mod connect4_cli;
+mod report_cli;
 mod sudoku_cli;
 mod tiling_cli;
 
@@ -67,6 +68,9 @@ enum Command {
     /// Without arguments, runs the built-in suite over the repository's datasets/ (about a
     /// minute) and writes reports/<date>-<host>-default/. Exit code 1 if any run disagrees.
     Bench(BenchArgs),
+    /// Report folders: `report merge` combines those of shards or Spark partitions.
+    #[command(subcommand)]
+    Report(report_cli::ReportCommand),
 }
 
 /// A `--threads` value: 0 (one per core) to [`batch::MAX_THREADS`].
@@ -125,6 +129,17 @@ struct RunArgs {
     /// on without being kept in memory.
     #[arg(long, value_name = "BYTES", default_value_t = batch::DEFAULT_MAX_LINE_BYTES)]
     max_line_bytes: usize,
+    /// Process only shard K of N: record i (from 0, over all inputs) is in shard i mod N + 1.
+    /// Rows keep their lines; `report merge` combines the shards' --report folders.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<batch::Shard>,
+    /// Leave out the CSV header row.
+    #[arg(long)]
+    no_header: bool,
+    /// Engine mode (Spark, job arrays): standard input to standard output, no header, no
+    /// summary; exit code 0 whenever the run completes, whatever the records' statuses.
+    #[arg(long, conflicts_with_all = ["files", "output", "resume", "progress"])]
+    filter: bool,
 }
 
 impl RunArgs {
@@ -171,6 +186,7 @@ impl Cli {
             Command::Checkerboard(CheckerboardCommand::Count(args)) => count_checkerboard(args),
             Command::Checkerboard(CheckerboardCommand::Solve(args)) => solve_checkerboard(args),
             Command::Bench(args) => run_bench(args),
+            Command::Report(command) => report_cli::run(command),
         }
     }
 }
@@ -220,7 +236,7 @@ fn run_job<J: Job>(
         .map(|input| input.clone().with_max_line_bytes(args.max_line_bytes))
         .collect::<Vec<_>>();
     let (mut sink, resume) = open_rows(args, inputs)?;
-    let interactive = args.progress || io::stderr().is_terminal();
+    let interactive = !args.filter && (args.progress || io::stderr().is_terminal());
     let progress: Box<dyn Progress> = if interactive {
         Box::new(TerminalProgress::new())
     } else {
@@ -233,6 +249,7 @@ fn run_job<J: Job>(
         budget: args.budget(),
         stop: Some(Arc::clone(&interruption.seen)),
         resume,
+        shard: args.shard,
         ..RunOptions::default()
     };
     let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;
@@ -251,7 +268,8 @@ fn run_job<J: Job>(
     if stats.interrupted {
         return Ok(ExitCode::from(interruption.exit_code()));
     }
-    Ok(exit_code(stats.failed))
+    // An engine retries a task that exits non-zero: in filter mode failed records are rows.
+    Ok(exit_code(if args.filter { 0 } else { stats.failed }))
 }
 
 /// The row sink of a run, and with `--resume` where the earlier run stopped.
@@ -272,7 +290,10 @@ fn open_rows(
         (None, true) => bail!("--resume goes on with the results file: give -o FILE"),
         (path, false) => {
             let out = report::open_output(path.as_deref(), inputs)?;
-            Ok((report::row_writer(format, out), None))
+            match args.no_header || args.filter {
+                true => Ok((report::continuing_row_writer(format, out), None)),
+                false => Ok((report::row_writer(format, out), None)),
+            }
         }
     }
 }

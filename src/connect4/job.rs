@@ -106,24 +106,20 @@ pub struct ValidateJob {
     pub column: Option<String>,
 }
 
-/// Where a CSV input keeps the moves, and the columns carried through.
+/// Where a CSV input keeps the moves (its other columns are carried by the runner).
 #[derive(Debug, Clone, Default)]
 pub struct ValidateLayout {
     moves: usize,
-    carried: Vec<(usize, String)>,
 }
 
 impl Job for ValidateJob {
     type Layout = ValidateLayout;
     type Worker = ();
 
-    fn columns(&self, layout: &ValidateLayout) -> Vec<String> {
-        let mut columns: Vec<String> = layout
-            .carried
-            .iter()
-            .map(|(_, name)| name.clone())
-            .collect();
-        columns.extend(["winner", "winner_name", "ply", "cells"].map(String::from));
+    fn columns(&self, _layout: &ValidateLayout) -> Vec<String> {
+        let mut columns: Vec<String> = ["winner", "winner_name", "ply", "cells"]
+            .map(String::from)
+            .to_vec();
         if self.after_end == AfterEnd::Ignore {
             columns.push("trailing".into());
         }
@@ -164,13 +160,11 @@ impl Job for ValidateJob {
             Some(name) => JobError::find_column(header, name)?,
             None => 0,
         };
-        let carried = header
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != moves)
-            .map(|(i, name)| (i, name.clone()))
-            .collect();
-        Ok(ValidateLayout { moves, carried })
+        Ok(ValidateLayout { moves })
+    }
+
+    fn read_columns(&self, layout: &ValidateLayout) -> Vec<usize> {
+        vec![layout.moves]
     }
 
     fn new_worker(&self) {}
@@ -182,16 +176,10 @@ impl Job for ValidateJob {
         record: &Record,
         _meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let (text, mut values) = match &record.content {
-            RecordContent::Line(text) => (text.as_str(), Vec::with_capacity(5)),
+        let text = match &record.content {
+            RecordContent::Line(text) => text.as_str(),
             RecordContent::Fields(fields) => {
-                let text = fields.get(layout.moves).map(String::as_str).unwrap_or("");
-                let carried = layout
-                    .carried
-                    .iter()
-                    .map(|(i, _)| Value::Text(fields.get(*i).cloned().unwrap_or_default()))
-                    .collect();
-                (text, carried)
+                fields.get(layout.moves).map(String::as_str).unwrap_or("")
             }
             RecordContent::Unreadable(message) => {
                 return Err(JobError::Unreadable(message.clone()))
@@ -200,14 +188,11 @@ impl Job for ValidateJob {
         let log = match GameLog::parse(text, self.notation) {
             Ok(log) => log,
             Err(error) => {
-                // An error row still carries its CSV columns (a game id, say).
-                let verdict_columns = self.columns(layout).len() - values.len();
-                values.extend(std::iter::repeat_n(Value::Empty, verdict_columns));
                 return Ok(Outcome {
                     status: ERROR_STATUS,
                     failed: true,
                     error: error.to_string(),
-                    values,
+                    values: vec![Value::Empty; self.columns(layout).len()],
                 });
             }
         };
@@ -216,6 +201,7 @@ impl Job for ValidateJob {
         } else {
             replay::<u128>(&log, self.width, self.height, self.after_end)
         };
+        let mut values = Vec::with_capacity(5);
         let winner_name = verdict
             .winner
             .and_then(|w| log.color_names.get(w as usize - 1).cloned());

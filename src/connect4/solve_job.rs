@@ -410,11 +410,45 @@ impl SolveJob {
     }
 }
 
+/// Where a CSV input keeps a request: its columns named `moves` (or `position`), `board`,
+/// and `score` (or `expected`, `label`, `result`), in that order; the other columns are
+/// carried. When the header names no moves column every field is read, in order, and none
+/// is carried.
+#[derive(Debug, Clone, Default)]
+pub struct SolveLayout {
+    /// The request's columns.
+    read: Vec<usize>,
+    /// Whether they were found by name (else they are all the columns).
+    named: bool,
+}
+
+impl SolveLayout {
+    fn from_header(header: &[String]) -> SolveLayout {
+        let find = |names: &[&str]| {
+            header
+                .iter()
+                .position(|h| names.iter().any(|name| h.trim().eq_ignore_ascii_case(name)))
+        };
+        let Some(moves) = find(&["moves", "position"]) else {
+            return SolveLayout {
+                read: (0..header.len()).collect(),
+                named: false,
+            };
+        };
+        let board = find(&["board"]);
+        let expected = find(&["score", "expected", "label", "result"]);
+        SolveLayout {
+            read: [Some(moves), board, expected].into_iter().flatten().collect(),
+            named: true,
+        }
+    }
+}
+
 impl Job for SolveJob {
-    type Layout = ();
+    type Layout = SolveLayout;
     type Worker = SolveWorker;
 
-    fn columns(&self, _layout: &()) -> Vec<String> {
+    fn columns(&self, _layout: &SolveLayout) -> Vec<String> {
         ["result", "score", "best_moves", "nodes", "expected"]
             .map(String::from)
             .to_vec()
@@ -437,8 +471,16 @@ impl Job for SolveJob {
         ]
     }
 
-    fn layout(&self, _input: &InputSpec, _header: Option<&[String]>) -> Result<(), JobError> {
-        Ok(())
+    fn layout(
+        &self,
+        _input: &InputSpec,
+        header: Option<&[String]>,
+    ) -> Result<SolveLayout, JobError> {
+        Ok(header.map(SolveLayout::from_header).unwrap_or_default())
+    }
+
+    fn read_columns(&self, layout: &SolveLayout) -> Vec<usize> {
+        layout.read.clone()
     }
 
     fn new_worker(&self) -> SolveWorker {
@@ -461,7 +503,7 @@ impl Job for SolveJob {
     fn process(
         &self,
         worker: &mut SolveWorker,
-        _layout: &(),
+        layout: &SolveLayout,
         record: &Record,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
@@ -474,11 +516,16 @@ impl Job for SolveJob {
                     (token, Place::Column(text[..offset].chars().count() + 1))
                 })
                 .unzip(),
-            RecordContent::Fields(fields) => fields
-                .iter()
-                .enumerate()
-                .map(|(i, field)| (field.trim(), Place::Field(i + 1)))
-                .unzip(),
+            RecordContent::Fields(fields) => match layout.named {
+                true => (layout.read.iter())
+                    .filter_map(|&i| Some((fields.get(i)?.trim(), Place::Field(i + 1))))
+                    .unzip(),
+                false => fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, field)| (field.trim(), Place::Field(i + 1)))
+                    .unzip(),
+            },
             RecordContent::Unreadable(message) => {
                 return Err(JobError::Unreadable(message.clone()))
             }

@@ -1,9 +1,9 @@
 //! The environment a run was measured in, for `env.json`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Facts about the machine and the tool that ran.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EnvInfo {
     /// Always `puzzlebench`.
     pub tool: String,
@@ -13,6 +13,9 @@ pub struct EnvInfo {
     pub git_commit: Option<String>,
     /// The compiler that built it.
     pub rustc: String,
+    /// The machine's host name (`unknown` in reports written before it was kept).
+    #[serde(default = "unknown")]
+    pub host: String,
     /// CPU model name.
     pub cpu_model: String,
     /// Logical cores available.
@@ -36,7 +39,8 @@ impl EnvInfo {
             version: env!("CARGO_PKG_VERSION").into(),
             git_commit: (!commit.is_empty()).then(|| commit.to_string()),
             rustc: env!("PUZZLEBENCH_RUSTC").into(),
-            cpu_model: cpu_model().unwrap_or_else(|| "unknown".into()),
+            host: host_name().unwrap_or_else(unknown),
+            cpu_model: cpu_model().unwrap_or_else(unknown),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             threads,
             os: os_description(),
@@ -49,6 +53,21 @@ impl EnvInfo {
     pub fn to_json(&self) -> String {
         super::export::to_json(self)
     }
+}
+
+fn unknown() -> String {
+    "unknown".into()
+}
+
+fn host_name() -> Option<String> {
+    let mut buffer = [0u8; 256];
+    // SAFETY: gethostname writes at most `len` bytes into the buffer we own.
+    let result = unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len()) };
+    if result != 0 {
+        return None;
+    }
+    let end = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len());
+    Some(String::from_utf8_lossy(&buffer[..end]).into_owned()).filter(|h| !h.is_empty())
 }
 
 fn cpu_model() -> Option<String> {

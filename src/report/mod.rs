@@ -3,12 +3,16 @@
 
 mod env;
 pub mod export;
+mod merge;
 mod resume;
 mod rows;
 mod summary;
 
 pub use env::EnvInfo;
 pub use export::ExportError;
+pub use merge::{
+    histogram_bytes, merge, write_merged, HostEnv, MergeError, Merged, MergedEnv, HISTOGRAM_FILE,
+};
 pub use resume::{resume_output, ResumeError, Resumed};
 pub use rows::{
     continuing_row_writer, row_writer, CsvFormat, CsvRows, JsonlFormat, JsonlRows, OutputFormat,
@@ -17,15 +21,22 @@ pub use summary::Summary;
 
 use std::path::Path;
 
-/// Writes `summary.json`, `summary.csv`, `summary.md` and `env.json` into `dir`, creating
-/// it if needed.
+/// Writes `summary.json`, `summary.csv`, `summary.md`, the latency histogram
+/// ([`HISTOGRAM_FILE`], for `report merge`) and `env.json` into `dir`, creating it if
+/// needed.
 pub fn write_report(dir: &Path, summary: &Summary, env: &EnvInfo) -> Result<(), ExportError> {
+    write_summary(dir, summary)?;
+    export::write_file(&dir.join("env.json"), env.to_json() + "\n")
+}
+
+/// Writes every file of a report but `env.json`.
+fn write_summary(dir: &Path, summary: &Summary) -> Result<(), ExportError> {
     export::create_folder(dir)?;
     export::write_file(&dir.join("summary.json"), summary.to_json() + "\n")?;
     export::write_file(&dir.join("summary.csv"), summary.to_csv())?;
     export::write_file(&dir.join("summary.md"), summary.to_markdown())?;
-    export::write_file(&dir.join("env.json"), env.to_json() + "\n")?;
-    Ok(())
+    let histogram = histogram_bytes(&summary.latency_ns);
+    export::write_file(&dir.join(HISTOGRAM_FILE), histogram)
 }
 
 /// The results file `path`, or standard output: refused when it is one of `inputs`

@@ -23,7 +23,8 @@ pub fn row_writer(format: OutputFormat, out: Box<dyn Write + Send>) -> Box<dyn R
     }
 }
 
-/// [`row_writer`] for a results file that already has its CSV header (a resumed run).
+/// [`row_writer`] without the CSV header: for a results file that already has it (a
+/// resumed run), or rows asked for without one (`--no-header`, an engine's filter).
 pub fn continuing_row_writer(
     format: OutputFormat,
     out: Box<dyn Write + Send>,

@@ -1,15 +1,16 @@
 //! A run's summary: counts per status, throughput and latency, as JSON, CSV, Markdown
 //! and a few lines of text.
 
-use serde::Serialize;
+use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::batch::{LatencySummary, RunStats};
+use crate::batch::{latency_histogram, LatencySummary, RunStats};
 
 use super::export::{to_json, Column, Table};
 
 /// What a summary says about one run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Summary {
     /// The command that ran, e.g. `sudoku solve`.
     pub command: String,
@@ -19,6 +20,9 @@ pub struct Summary {
     pub settings: Map<String, Json>,
     /// Worker threads.
     pub threads: usize,
+    /// The shard processed (`K/N`), when the run was one shard of the records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
     /// Records processed.
     pub records: u64,
     /// Records that failed (errors, unsolvable, mismatches, …).
@@ -27,6 +31,9 @@ pub struct Summary {
     pub statuses: Map<String, Json>,
     /// For each tallied column, the count of each value.
     pub tallies: Map<String, Json>,
+    /// When the run started (UTC, RFC 3339 with milliseconds).
+    #[serde(default)]
+    pub started: String,
     /// Wall-clock seconds.
     pub wall_seconds: f64,
     /// CPU seconds (user + system) of the whole process.
@@ -39,8 +46,12 @@ pub struct Summary {
     pub latency_us: LatencySummary,
     /// Whether the run was interrupted: `records` are the first records, the rest were
     /// not read. Left out when false.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+    /// Every record's latency in nanoseconds, kept so that summaries merge exactly: the
+    /// report writes it to `latency.hdr`.
+    #[serde(skip, default = "latency_histogram")]
+    pub latency_ns: Histogram<u64>,
 }
 
 impl Summary {
@@ -65,6 +76,7 @@ impl Summary {
                 .map(|(k, v)| (k, Json::String(v)))
                 .collect(),
             threads: stats.threads,
+            shard: stats.shard.map(|shard| shard.to_string()),
             records: stats.records,
             failed: stats.failed,
             statuses: count_map(&stats.statuses),
@@ -73,6 +85,7 @@ impl Summary {
                 .iter()
                 .map(|(column, values)| (column.clone(), Json::Object(count_map(values))))
                 .collect(),
+            started: humantime::format_rfc3339_millis(stats.started).to_string(),
             wall_seconds: round(stats.wall.as_secs_f64(), 6),
             cpu_seconds: round(stats.cpu.as_secs_f64(), 6),
             records_per_second: round(stats.records_per_second(), 1),
@@ -85,6 +98,7 @@ impl Summary {
                 max: round(stats.latency().max, 2),
             },
             interrupted: stats.interrupted,
+            latency_ns: stats.latency_ns.clone(),
         }
     }
 
@@ -101,6 +115,10 @@ impl Summary {
         ];
         out.extend(self.settings.iter().map(|(k, v)| (k.clone(), json_text(v))));
         out.push(("threads".into(), self.threads.to_string()));
+        if let Some(shard) = &self.shard {
+            out.push(("shard".into(), shard.clone()));
+        }
+        out.push(("started".into(), self.started.clone()));
         if self.interrupted {
             out.push(("interrupted".into(), "true".into()));
         }

@@ -116,6 +116,17 @@ pub struct SolveLayout {
     expected: Option<(usize, String)>,
 }
 
+impl SolveLayout {
+    /// The CSV columns a job reads: the puzzle's and the expected solutions'.
+    fn read_columns(&self) -> Vec<usize> {
+        [&self.puzzle, &self.expected]
+            .into_iter()
+            .flatten()
+            .map(|(index, _)| *index)
+            .collect()
+    }
+}
+
 impl SolveJob {
     fn puzzle_text<'r>(
         &self,
@@ -203,6 +214,10 @@ impl Job for SolveJob {
             puzzle: Some(named(puzzle)),
             expected: expected.map(named),
         })
+    }
+
+    fn read_columns(&self, layout: &SolveLayout) -> Vec<usize> {
+        layout.read_columns()
     }
 
     fn new_worker(&self) -> Solver {
@@ -308,6 +323,10 @@ impl Job for ShowJob {
         header: Option<&[String]>,
     ) -> Result<SolveLayout, JobError> {
         self.as_solve_job().layout(input, header)
+    }
+
+    fn read_columns(&self, layout: &SolveLayout) -> Vec<usize> {
+        layout.read_columns()
     }
 
     fn new_worker(&self) -> Option<Solver> {

@@ -1,0 +1,381 @@
+//! `report merge`: the report folders of shards or engine partitions combined into the
+//! report one run over all their records would have written. Counts are summed, latency
+//! percentiles come from the parts' histograms added together (never averaged), CPU time
+//! is the sum, wall time spans the earliest start to the latest end, and `env.json` lists
+//! the hosts.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+use thiserror::Error;
+
+use super::export::{to_json, write_file, ExportError};
+use super::{EnvInfo, Summary};
+use crate::batch::{RunStats, Shard};
+
+/// The file of a report folder that holds the latency histogram.
+pub const HISTOGRAM_FILE: &str = "latency.hdr";
+
+/// Why report folders cannot be merged.
+#[derive(Debug, Error)]
+pub enum MergeError {
+    /// No folder was given.
+    #[error("no report folders to merge")]
+    Nothing,
+    /// A file of a folder cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file is not what a puzzlebench report holds.
+    #[error("{} is not a puzzlebench report file: {message}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// Two folders report different runs.
+    #[error(
+        "{} reports {what} {found}, but {} reports {first}: only reports of the same command, \
+         settings and build merge",
+        dir.display(), first_dir.display()
+    )]
+    Differs {
+        /// What differs (`command`, a setting, `version`).
+        what: String,
+        /// The first folder.
+        first_dir: PathBuf,
+        /// Its value.
+        first: String,
+        /// The folder that differs.
+        dir: PathBuf,
+        /// Its value.
+        found: String,
+    },
+    /// The shards are not each shard of one split exactly once.
+    #[error("{0}")]
+    Shards(String),
+    /// The merged report cannot be written.
+    #[error(transparent)]
+    Write(#[from] ExportError),
+}
+
+/// One host's part in a merged report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HostEnv {
+    /// Host name.
+    pub host: String,
+    /// CPU model name.
+    pub cpu_model: String,
+    /// Logical cores.
+    pub cores: usize,
+    /// Operating system and kernel.
+    pub os: String,
+    /// Worker threads of its runs, summed.
+    pub threads: usize,
+    /// Report folders from this host.
+    pub parts: usize,
+}
+
+/// `env.json` of a merged report: the build, and every host that ran a part.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MergedEnv {
+    /// Always `puzzlebench`.
+    pub tool: String,
+    /// The crate version of every part.
+    pub version: String,
+    /// The git commit of every part, when known.
+    pub git_commit: Option<String>,
+    /// The compiler that built it.
+    pub rustc: String,
+    /// When the last part's report was written (UTC, RFC 3339).
+    pub date: String,
+    /// Report folders merged (parts of merged folders counted one by one).
+    pub parts: usize,
+    /// Worker threads of all parts.
+    pub threads: usize,
+    /// The hosts that ran the parts, in the order first seen.
+    pub hosts: Vec<HostEnv>,
+}
+
+/// `env.json` of a folder to merge: a run's, or an earlier merge's.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PartEnv {
+    Merged(MergedEnv),
+    Run(EnvInfo),
+}
+
+impl PartEnv {
+    fn into_merged(self) -> MergedEnv {
+        match self {
+            PartEnv::Merged(env) => env,
+            PartEnv::Run(env) => MergedEnv {
+                tool: env.tool,
+                version: env.version,
+                git_commit: env.git_commit,
+                rustc: env.rustc,
+                date: env.date,
+                parts: 1,
+                threads: env.threads,
+                hosts: vec![HostEnv {
+                    host: env.host,
+                    cpu_model: env.cpu_model,
+                    cores: env.cores,
+                    os: env.os,
+                    threads: env.threads,
+                    parts: 1,
+                }],
+            },
+        }
+    }
+}
+
+/// A report folder read back.
+struct Part {
+    dir: PathBuf,
+    summary: Summary,
+    env: MergedEnv,
+}
+
+/// A merged report, ready to write with [`write_merged`].
+#[derive(Debug, Clone)]
+pub struct Merged {
+    /// The summary one run over every part's records would have given.
+    pub summary: Summary,
+    /// The build and the hosts.
+    pub env: MergedEnv,
+}
+
+/// The latency histogram as stored in a report folder (HdrHistogram V2, deflated: the
+/// format other HdrHistogram libraries read).
+pub fn histogram_bytes(histogram: &Histogram<u64>) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    V2DeflateSerializer::new()
+        .serialize(histogram, &mut bytes)
+        .expect("a histogram serialises into memory");
+    bytes
+}
+
+/// Reads the report folder `dir` (as `--report` or an earlier merge wrote it).
+fn read_part(dir: &Path) -> Result<Part, MergeError> {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read(&path).map_err(|source| MergeError::Read { path, source })
+    };
+    let format = |name: &str, message: String| MergeError::Format {
+        path: dir.join(name),
+        message,
+    };
+    let mut summary: Summary = serde_json::from_slice(&read("summary.json")?)
+        .map_err(|e| format("summary.json", e.to_string()))?;
+    let env: PartEnv = serde_json::from_slice(&read("env.json")?)
+        .map_err(|e| format("env.json", e.to_string()))?;
+    let bytes = read(HISTOGRAM_FILE)?;
+    summary.latency_ns = Deserializer::new()
+        .deserialize(&mut bytes.as_slice())
+        .map_err(|e| format(HISTOGRAM_FILE, format!("{e:?}")))?;
+    Ok(Part {
+        dir: dir.to_path_buf(),
+        summary,
+        env: env.into_merged(),
+    })
+}
+
+/// Merges the report folders `dirs`.
+pub fn merge(dirs: &[PathBuf]) -> Result<Merged, MergeError> {
+    let parts = dirs
+        .iter()
+        .map(|dir| read_part(dir))
+        .collect::<Result<Vec<_>, _>>()?;
+    let first = parts.first().ok_or(MergeError::Nothing)?;
+    for part in &parts[1..] {
+        same_run(first, part)?;
+    }
+    check_shards(&parts)?;
+    Ok(Merged {
+        summary: merged_summary(&parts)?,
+        env: merged_env(&parts),
+    })
+}
+
+/// Checks that `part` reports the same command, settings and build as `first`.
+fn same_run(first: &Part, part: &Part) -> Result<(), MergeError> {
+    let differs = |what: &str, a: String, b: String| {
+        if a == b {
+            return Ok(());
+        }
+        Err(MergeError::Differs {
+            what: what.to_string(),
+            first_dir: first.dir.clone(),
+            first: a,
+            dir: part.dir.clone(),
+            found: b,
+        })
+    };
+    let (a, b) = (&first.summary, &part.summary);
+    differs("command", a.command.clone(), b.command.clone())?;
+    for name in a.settings.keys().chain(b.settings.keys()) {
+        let value = |s: &Summary| s.settings.get(name).map_or("(none)".into(), Json::to_string);
+        differs(&format!("setting {name}"), value(a), value(b))?;
+    }
+    differs("version", first.env.version.clone(), part.env.version.clone())?;
+    let commit = |env: &MergedEnv| env.git_commit.clone().unwrap_or_default();
+    differs("git commit", commit(&first.env), commit(&part.env))
+}
+
+/// Checks that shards, if the parts are shards, are each shard of one split exactly once.
+fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
+    let shards: Vec<Option<Shard>> = parts
+        .iter()
+        .map(|part| {
+            let shard = part.summary.shard.as_deref()?;
+            Some(shard.parse::<Shard>().map_err(|e| MergeError::Format {
+                path: part.dir.join("summary.json"),
+                message: e.to_string(),
+            }))
+        })
+        .map(Option::transpose)
+        .collect::<Result<_, _>>()?;
+    let Some(count) = shards.iter().flatten().map(Shard::count).next() else {
+        return Ok(());
+    };
+    let mut seen: Vec<Option<&Path>> = vec![None; count as usize];
+    for (part, shard) in parts.iter().zip(&shards) {
+        let Some(shard) = shard.filter(|s| s.count() == count) else {
+            return Err(MergeError::Shards(format!(
+                "{} is not a shard of {count} like the others: merge the shards of one split",
+                part.dir.display()
+            )));
+        };
+        let index = (shard.number() - 1) as usize;
+        if let Some(earlier) = seen[index].replace(&part.dir) {
+            return Err(MergeError::Shards(format!(
+                "shard {shard} is in both {} and {}: its records would count twice",
+                earlier.display(),
+                part.dir.display()
+            )));
+        }
+    }
+    let missing: Vec<String> = (0..count as usize)
+        .filter(|&i| seen[i].is_none())
+        .map(|i| format!("{}/{count}", i + 1))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(MergeError::Shards(format!(
+        "shard {} missing: a merge of some shards is not the run over every record",
+        missing.join(", ") + if missing.len() > 1 { " are" } else { " is" }
+    )))
+}
+
+/// The summary of one run over every part's records.
+fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
+    let first = &parts[0].summary;
+    let mut tallied: Vec<String> = Vec::new();
+    for part in parts {
+        for column in part.summary.tallies.keys() {
+            if !tallied.contains(column) {
+                tallied.push(column.clone());
+            }
+        }
+    }
+    let tallied_names: Vec<&str> = tallied.iter().map(String::as_str).collect();
+    let mut stats = RunStats::new(&[], &tallied_names, 0);
+    let mut inputs: Vec<String> = Vec::new();
+    let mut span: Option<(SystemTime, SystemTime)> = None;
+    let mut cpu = 0.0;
+    for part in parts {
+        let summary = &part.summary;
+        let count = |value: &Json| value.as_u64().unwrap_or(0);
+        stats.records += summary.records;
+        stats.failed += summary.failed;
+        stats.threads += summary.threads;
+        stats.interrupted |= summary.interrupted;
+        for (status, n) in &summary.statuses {
+            stats.count_status(status, count(n));
+        }
+        for (column, values) in &summary.tallies {
+            let index = tallied.iter().position(|c| c == column).unwrap_or(0);
+            for (value, n) in values.as_object().into_iter().flatten() {
+                stats.count_tally(index, value, count(n));
+            }
+        }
+        stats
+            .latency_ns
+            .add(&summary.latency_ns)
+            .map_err(|e| MergeError::Format {
+                path: part.dir.join(HISTOGRAM_FILE),
+                message: format!("its histogram does not add up with the others: {e:?}"),
+            })?;
+        for input in &summary.inputs {
+            if !inputs.contains(input) {
+                inputs.push(input.clone());
+            }
+        }
+        let started = humantime::parse_rfc3339(&summary.started).map_err(|e| {
+            MergeError::Format {
+                path: part.dir.join("summary.json"),
+                message: format!("started {:?}: {e}", summary.started),
+            }
+        })?;
+        let ended = started + Duration::from_secs_f64(summary.wall_seconds.max(0.0));
+        span = Some(match span {
+            None => (started, ended),
+            Some((from, to)) => (from.min(started), to.max(ended)),
+        });
+        cpu += summary.cpu_seconds;
+    }
+    if let Some((from, to)) = span {
+        stats.started = from;
+        stats.wall = to.duration_since(from).unwrap_or_default();
+    }
+    stats.cpu = Duration::from_secs_f64(cpu.max(0.0));
+    let settings = first
+        .settings
+        .iter()
+        .map(|(name, value)| {
+            let text = value.as_str().map_or_else(|| value.to_string(), String::from);
+            (name.clone(), text)
+        })
+        .collect();
+    Ok(Summary::new(&first.command, inputs, settings, &stats))
+}
+
+/// `env.json` of the merge: the first part's build, every part's host.
+fn merged_env(parts: &[Part]) -> MergedEnv {
+    let mut env = parts[0].env.clone();
+    env.hosts.clear();
+    env.parts = 0;
+    env.threads = 0;
+    for part in parts {
+        env.parts += part.env.parts;
+        env.threads += part.env.threads;
+        env.date = env.date.max(part.env.date.clone());
+        for host in &part.env.hosts {
+            match env.hosts.iter_mut().find(|h| h.host == host.host) {
+                Some(known) => {
+                    known.threads += host.threads;
+                    known.parts += host.parts;
+                }
+                None => env.hosts.push(host.clone()),
+            }
+        }
+    }
+    env
+}
+
+/// Writes a merged report into `dir`: the same files as a run's report.
+pub fn write_merged(dir: &Path, merged: &Merged) -> Result<(), ExportError> {
+    super::write_summary(dir, &merged.summary)?;
+    write_file(&dir.join("env.json"), to_json(&merged.env) + "\n")
+}
