@@ -33,12 +33,39 @@ fn main() {
     }
 }
 
+/// Sets `spark_missing` when Java cannot run or `scripts/spark/setup.sh` has not made the
+/// PySpark environment (and `PUZZLEBENCH_REQUIRE_SPARK=1` does not require the Spark test,
+/// which then makes the environment itself). `setup.sh` touches this file so that the check
+/// runs again once the environment is there.
+fn mark_spark() {
+    println!("cargo:rerun-if-env-changed=PUZZLEBENCH_REQUIRE_SPARK");
+    println!("cargo:rerun-if-env-changed=PUZZLEBENCH_SPARK_VENV");
+    if std::env::var("PUZZLEBENCH_REQUIRE_SPARK").is_ok_and(|v| v == "1") {
+        return;
+    }
+    let venv = std::env::var_os("PUZZLEBENCH_SPARK_VENV")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new("target/spark-venv").to_path_buf());
+    let java = Command::new("java")
+        .arg("-version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !java || !venv.join("bin/python").exists() {
+        println!("cargo:rustc-cfg=spark_missing");
+    }
+}
+
 /// Sets `corpora_missing` when the public corpora are absent (and not required), and
 /// `cpu_lacks_avx2`, `cpu_lacks_bmi2` on an x86-64 build machine without them: the tests
 /// that need them carry `#[cfg_attr(flag, ignore = "why")]`. The tests run where they are
 /// built, so the build machine's CPU is theirs.
 fn mark_skips() {
-    for flag in ["corpora_missing", "cpu_lacks_avx2", "cpu_lacks_bmi2"] {
+    for flag in [
+        "corpora_missing",
+        "spark_missing",
+        "cpu_lacks_avx2",
+        "cpu_lacks_bmi2",
+    ] {
         println!("cargo::rustc-check-cfg=cfg({flag})");
     }
     println!("cargo:rerun-if-env-changed=PUZZLEBENCH_CORPORA");
@@ -53,6 +80,7 @@ fn mark_skips() {
         // Under PUZZLEBENCH_REQUIRE_CORPORA=1 the tests run, and fail on the missing files.
         println!("cargo:rustc-cfg=corpora_missing");
     }
+    mark_spark();
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
         #[cfg(target_arch = "x86_64")]
         {

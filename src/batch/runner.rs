@@ -267,7 +267,11 @@ impl RowSchema {
         match &record.content {
             RecordContent::Fields(fields) if !indexes.is_empty() => indexes
                 .iter()
-                .map(|&i| fields.get(i).map_or(Value::Empty, |f| Value::Text(f.clone())))
+                .map(|&i| {
+                    fields
+                        .get(i)
+                        .map_or(Value::Empty, |f| Value::Text(f.clone()))
+                })
                 .collect(),
             _ => vec![Value::Empty; self.carried.len()],
         }
@@ -743,18 +747,38 @@ fn open_input<J: Job>(
             source,
         })?;
     let read = job.read_columns(&layout);
-    let (carried, carried_names) = header
+    let (carried, names): (Vec<usize>, Vec<String>) = header
         .unwrap_or_default()
         .into_iter()
         .enumerate()
         .filter(|(i, _)| !read.contains(i))
         .unzip();
+    let carried_names = unique_names(names, &job.columns(&layout));
     let layout = InputLayout {
         job: layout,
         carried,
         carried_names,
     };
     Ok((cutter, Arc::new(layout)))
+}
+
+/// Carried column names that stay apart from the row's own: a name the row already has
+/// (`status`, or a job column such as `guesses` in a CSV of generated puzzles) gets an
+/// `input_` prefix, as often as needed.
+fn unique_names(carried: Vec<String>, job_columns: &[String]) -> Vec<String> {
+    const RUNNER_COLUMNS: [&str; 5] = ["file", "line", "status", "error", "micros"];
+    let mut taken: Vec<String> = RUNNER_COLUMNS.iter().map(|c| c.to_string()).collect();
+    taken.extend(job_columns.iter().cloned());
+    carried
+        .into_iter()
+        .map(|mut name| {
+            while taken.contains(&name) {
+                name.insert_str(0, "input_");
+            }
+            taken.push(name.clone());
+            name
+        })
+        .collect()
 }
 
 /// Records in the chunks cut before any record's time is known.
@@ -968,7 +992,10 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
     }
     let nanos: u64 = counts.nanos.iter().sum();
     let paced = counts.nanos.len() as u64 + other_shards;
-    if let Some(per_record) = nanos.checked_div(paced).filter(|_| !counts.nanos.is_empty()) {
+    if let Some(per_record) = nanos
+        .checked_div(paced)
+        .filter(|_| !counts.nanos.is_empty())
+    {
         shared.pace.store(per_record.max(1), Ordering::Relaxed);
     }
     Processed {
@@ -1132,6 +1159,18 @@ mod tests {
         assert_eq!(chunk_size(20_000, 256), 100);
         assert_eq!(chunk_size(1_000_000, 256), 2);
         assert_eq!(chunk_size(50_000_000, 256), 1);
+    }
+
+    #[test]
+    fn carried_names_never_repeat_the_rows_own() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            unique_names(
+                names(&["id", "guesses", "status", "input_status"]),
+                &names(&["guesses"])
+            ),
+            names(&["id", "input_guesses", "input_status", "input_input_status"])
+        );
     }
 
     #[test]

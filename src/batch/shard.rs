@@ -118,8 +118,14 @@ mod tests {
             "3/2".parse::<Shard>().unwrap_err().to_string(),
             "shard 3/2: K counts from 1 to N, so 3 is not a shard of 2"
         );
-        assert!(matches!("0/2".parse::<Shard>(), Err(ShardError::OutOfRange { .. })));
-        assert!(matches!("1/0".parse::<Shard>(), Err(ShardError::OutOfRange { .. })));
+        assert!(matches!(
+            "0/2".parse::<Shard>(),
+            Err(ShardError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            "1/0".parse::<Shard>(),
+            Err(ShardError::OutOfRange { .. })
+        ));
         assert_eq!(
             "two".parse::<Shard>().unwrap_err().to_string(),
             "shard \"two\" is not K/N (e.g. 2/8: the second of eight shards)"

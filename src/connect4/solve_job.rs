@@ -438,7 +438,10 @@ impl SolveLayout {
         let board = find(&["board"]);
         let expected = find(&["score", "expected", "label", "result"]);
         SolveLayout {
-            read: [Some(moves), board, expected].into_iter().flatten().collect(),
+            read: [Some(moves), board, expected]
+                .into_iter()
+                .flatten()
+                .collect(),
             named: true,
         }
     }

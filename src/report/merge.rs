@@ -4,6 +4,7 @@
 //! is the sum, wall time spans the earliest start to the latest end, and `env.json` lists
 //! the hosts.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -224,10 +225,18 @@ fn same_run(first: &Part, part: &Part) -> Result<(), MergeError> {
     let (a, b) = (&first.summary, &part.summary);
     differs("command", a.command.clone(), b.command.clone())?;
     for name in a.settings.keys().chain(b.settings.keys()) {
-        let value = |s: &Summary| s.settings.get(name).map_or("(none)".into(), Json::to_string);
+        let value = |s: &Summary| {
+            s.settings
+                .get(name)
+                .map_or("(none)".into(), Json::to_string)
+        };
         differs(&format!("setting {name}"), value(a), value(b))?;
     }
-    differs("version", first.env.version.clone(), part.env.version.clone())?;
+    differs(
+        "version",
+        first.env.version.clone(),
+        part.env.version.clone(),
+    )?;
     let commit = |env: &MergedEnv| env.git_commit.clone().unwrap_or_default();
     differs("git commit", commit(&first.env), commit(&part.env))
 }
@@ -248,7 +257,7 @@ fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
     let Some(count) = shards.iter().flatten().map(Shard::count).next() else {
         return Ok(());
     };
-    let mut seen: Vec<Option<&Path>> = vec![None; count as usize];
+    let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
     for (part, shard) in parts.iter().zip(&shards) {
         let Some(shard) = shard.filter(|s| s.count() == count) else {
             return Err(MergeError::Shards(format!(
@@ -256,8 +265,7 @@ fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
                 part.dir.display()
             )));
         };
-        let index = (shard.number() - 1) as usize;
-        if let Some(earlier) = seen[index].replace(&part.dir) {
+        if let Some(earlier) = seen.insert(shard.number(), &part.dir) {
             return Err(MergeError::Shards(format!(
                 "shard {shard} is in both {} and {}: its records would count twice",
                 earlier.display(),
@@ -265,16 +273,21 @@ fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
             )));
         }
     }
-    let missing: Vec<String> = (0..count as usize)
-        .filter(|&i| seen[i].is_none())
-        .map(|i| format!("{}/{count}", i + 1))
-        .collect();
-    if missing.is_empty() {
+    // Every part is a distinct shard of `count`, so none is missing when there are `count`.
+    if seen.len() as u64 == count {
         return Ok(());
     }
+    let missing: Vec<String> = (1..=count)
+        .filter(|k| !seen.contains_key(k))
+        .take(5)
+        .map(|k| format!("{k}/{count}"))
+        .collect();
+    let left = count - seen.len() as u64;
     Err(MergeError::Shards(format!(
-        "shard {} missing: a merge of some shards is not the run over every record",
-        missing.join(", ") + if missing.len() > 1 { " are" } else { " is" }
+        "{left} shard{} missing ({}{}): a merge of some shards is not the run over every record",
+        if left > 1 { "s are" } else { " is" },
+        missing.join(", "),
+        if left > 5 { ", …" } else { "" }
     )))
 }
 
@@ -322,12 +335,11 @@ fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
                 inputs.push(input.clone());
             }
         }
-        let started = humantime::parse_rfc3339(&summary.started).map_err(|e| {
-            MergeError::Format {
+        let started =
+            humantime::parse_rfc3339(&summary.started).map_err(|e| MergeError::Format {
                 path: part.dir.join("summary.json"),
                 message: format!("started {:?}: {e}", summary.started),
-            }
-        })?;
+            })?;
         let ended = started + Duration::from_secs_f64(summary.wall_seconds.max(0.0));
         span = Some(match span {
             None => (started, ended),
@@ -344,7 +356,9 @@ fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
         .settings
         .iter()
         .map(|(name, value)| {
-            let text = value.as_str().map_or_else(|| value.to_string(), String::from);
+            let text = value
+                .as_str()
+                .map_or_else(|| value.to_string(), String::from);
             (name.clone(), text)
         })
         .collect();

@@ -82,3 +82,39 @@ pub fn assert_none(mismatches: &[String]) {
         &mismatches[..mismatches.len().min(5)]
     );
 }
+
+/// The rows of CSV texts (each with its header), `micros` left out, sorted by the first
+/// column (`file` when there are several inputs) and `line`: rows from shards or engine
+/// partitions, put back in one run's order.
+pub fn rows_by_key(texts: &[String]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut header = Vec::new();
+    let mut rows = Vec::new();
+    for text in texts.iter().filter(|t| !t.is_empty()) {
+        let (h, r) = parse_csv(text);
+        header = h;
+        rows.extend(r);
+    }
+    let micros = header.iter().position(|c| c == "micros").unwrap();
+    let line = header.iter().position(|c| c == "line").unwrap();
+    for row in &mut rows {
+        row.remove(micros);
+    }
+    header.remove(micros);
+    rows.sort_by_key(|row| (row[0].clone(), row[line].parse::<u64>().unwrap()));
+    (header, rows)
+}
+
+/// A report folder's `summary.json`.
+pub fn summary_json(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+/// The counts of a summary: records, failed, statuses and tallies.
+pub fn summary_counts(summary: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!([
+        summary["records"],
+        summary["failed"],
+        summary["statuses"],
+        summary["tallies"]
+    ])
+}

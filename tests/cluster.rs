@@ -1,0 +1,398 @@
+//! Beyond one machine: carried CSV columns in every batch command, the engines' filter mode,
+//! `--shard K/N` and `report merge` — shards merged give one run's rows and report.
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use hdrhistogram::serialization::Deserializer;
+use hdrhistogram::Histogram;
+use serde_json::Value as Json;
+
+use common::{
+    cell, corpora, parse_csv, puzzlebench, repo_datasets, rows_by_key, run, summary_counts,
+    summary_json,
+};
+
+/// Runs `puzzlebench args`, expecting exit code `code`; returns standard output.
+fn run_ok(args: &[&str], code: i32) -> String {
+    let output = run(args);
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Runs `puzzlebench args` with `stdin` as standard input.
+fn run_with_input(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let mut child = puzzlebench()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn histogram(dir: &Path) -> Histogram<u64> {
+    let bytes = fs::read(dir.join("latency.hdr")).unwrap();
+    Deserializer::new()
+        .deserialize(&mut bytes.as_slice())
+        .unwrap()
+}
+
+/// The shared corpora of each kind, as (command, inputs).
+fn corpus_runs(corpora: &Path) -> Vec<(Vec<&'static str>, Vec<PathBuf>)> {
+    let repo = repo_datasets();
+    vec![
+        (
+            vec!["sudoku", "solve"],
+            vec![corpora.join("sudoku/kaggle-10k.csv")],
+        ),
+        (
+            vec!["connect4", "validate"],
+            vec![
+                repo.join("connect4/games-1k.txt"),
+                repo.join("connect4/colors-500.txt"),
+            ],
+        ),
+        (
+            vec!["connect4", "solve"],
+            vec![corpora.join("connect4/pons/Test_L2_R1.txt")],
+        ),
+        (
+            vec!["battleship", "validate"],
+            vec![repo.join("battleship/separated-1k.txt")],
+        ),
+    ]
+}
+
+#[test]
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (PUZZLEBENCH_CORPORA or ../shared/datasets)"
+)]
+fn three_shards_merged_equal_one_run() {
+    let Some(corpora) = corpora("three_shards_merged_equal_one_run") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (command, inputs) in corpus_runs(&corpora) {
+        let name = command.join("-");
+        let inputs: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
+        let report = |tag: &str| dir.path().join(format!("{name}-{tag}"));
+        let mut args = command.clone();
+        args.extend(&inputs);
+        let whole_report = report("whole");
+        let mut whole_args = args.clone();
+        whole_args.extend(["-q", "--report", whole_report.to_str().unwrap()]);
+        let whole = run(&whole_args);
+        assert!(whole.status.code().unwrap() <= 1, "{name}");
+        let whole = String::from_utf8(whole.stdout).unwrap();
+
+        let mut shard_rows = Vec::new();
+        let mut shard_reports = Vec::new();
+        for k in 1..=3 {
+            let shard = format!("{k}/3");
+            let shard_report = report(&format!("shard{k}"));
+            let mut shard_args = args.clone();
+            shard_args.extend(["-q", "--shard", &shard, "-j", "2"]);
+            shard_args.extend(["--report", shard_report.to_str().unwrap()]);
+            let output = run(&shard_args);
+            assert!(output.status.code().unwrap() <= 1, "{name} {shard}");
+            let text = String::from_utf8(output.stdout).unwrap();
+            let records = parse_csv(&text).1.len() as u64;
+            assert_eq!(summary_json(&shard_report)["shard"], shard.as_str());
+            assert_eq!(
+                summary_json(&shard_report)["records"],
+                records,
+                "{name} {shard}"
+            );
+            shard_rows.push(text);
+            shard_reports.push(shard_report);
+        }
+        // Rows: the shards' rows, sorted by key, are the whole run's, lines and files kept.
+        let (header, rows) = rows_by_key(&shard_rows);
+        let (whole_header, whole_rows) = rows_by_key(&[whole]);
+        assert_eq!(header, whole_header, "{name}");
+        assert_eq!(rows.len(), whole_rows.len(), "{name}");
+        assert!(
+            rows == whole_rows,
+            "{name}: the shards' rows differ from one run's"
+        );
+        let sizes: Vec<usize> = shard_rows.iter().map(|t| parse_csv(t).1.len()).collect();
+        assert!(
+            sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1,
+            "{sizes:?}"
+        );
+
+        // Report: counts as one run's; percentiles those of one histogram of all records.
+        let merged = report("merged");
+        let mut merge_args = vec!["report", "merge", "-q", "-o", merged.to_str().unwrap()];
+        merge_args.extend(shard_reports.iter().map(|p| p.to_str().unwrap()));
+        run_ok(&merge_args, 0);
+        let merged_summary = summary_json(&merged);
+        assert_eq!(
+            summary_counts(&merged_summary),
+            summary_counts(&summary_json(&whole_report)),
+            "{name}"
+        );
+        assert_eq!(
+            merged_summary["inputs"],
+            summary_json(&whole_report)["inputs"]
+        );
+        assert!(merged_summary.get("shard").is_none());
+        let mut all = histogram(&shard_reports[0]);
+        for part in &shard_reports[1..] {
+            all.add(histogram(part)).unwrap();
+        }
+        assert_eq!(all.len(), merged_summary["records"].as_u64().unwrap());
+        let latency = &merged_summary["latency_us"];
+        for (key, quantile) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)] {
+            let expected = all.value_at_quantile(quantile) as f64 / 1000.0;
+            let found = latency[key].as_f64().unwrap();
+            assert!(
+                (found - expected).abs() < 0.006,
+                "{name} {key}: {found} vs {expected}"
+            );
+        }
+        assert!((latency["max"].as_f64().unwrap() - all.max() as f64 / 1000.0).abs() < 0.006);
+        assert_eq!(histogram(&merged), all, "{name}: the merged latency.hdr");
+        let cpu: f64 = (shard_reports.iter())
+            .map(|d| summary(d)["cpu_seconds"].as_f64().unwrap())
+            .sum();
+        assert!((merged_summary["cpu_seconds"].as_f64().unwrap() - cpu).abs() < 1e-5);
+        let env: Json =
+            serde_json::from_str(&fs::read_to_string(merged.join("env.json")).unwrap()).unwrap();
+        assert_eq!(env["parts"], 3);
+        assert_eq!(env["hosts"].as_array().unwrap().len(), 1);
+        assert_eq!(env["hosts"][0]["parts"], 3);
+    }
+}
+
+#[test]
+fn merge_refuses_shards_that_do_not_make_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = repo_datasets().join("connect4/games-1k.txt");
+    let input = input.to_str().unwrap();
+    let report = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let mut args = vec!["connect4", "validate", "-q", input];
+        args.extend(extra);
+        args.extend(["--report", path.to_str().unwrap()]);
+        run(&args);
+        path.to_str().unwrap().to_string()
+    };
+    let one = report("one", &["--shard", "1/2"]);
+    let two = report("two", &["--shard", "2/2"]);
+    let ignore = report("ignore", &["--shard", "2/2", "--after-end", "ignore"]);
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let merge = |dirs: &[&str]| {
+        let mut args = vec!["report", "merge", "-q", "-o", out];
+        args.extend(dirs);
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(2), "{dirs:?}");
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let missing = merge(&[&one]);
+    assert!(missing.contains("1 shard is missing (2/2)"), "{missing}");
+    let twice = merge(&[&one, &one]);
+    assert!(twice.contains("shard 1/2 is in both"), "{twice}");
+    let differs = merge(&[&one, &ignore]);
+    assert!(differs.contains("setting after_end"), "{differs}");
+    let nothing = merge(&[&one, "/nonexistent/report"]);
+    assert!(nothing.contains("cannot read /nonexistent/report/summary.json"));
+    run_ok(&["report", "merge", "-q", "-o", out, &two, &one], 0);
+}
+
+#[test]
+fn every_batch_command_carries_the_other_csv_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let puzzle =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let sudoku = write(
+        "sudoku.csv",
+        &format!("id,puzzle,note\np1,{puzzle},\"a, b\"\np2,12x,bad\n"),
+    );
+    let text = run_ok(&["sudoku", "solve", &sudoku, "--column", "puzzle"], 1);
+    let (header, rows) = parse_csv(&text);
+    assert_eq!(header[..5], ["line", "status", "id", "note", "solutions"]);
+    assert_eq!(cell(&header, &rows[0], "id"), "p1");
+    assert_eq!(cell(&header, &rows[0], "note"), "a, b");
+    assert_eq!(cell(&header, &rows[0], "status"), "solved");
+    // An error row keeps its key too.
+    assert_eq!(cell(&header, &rows[1], "id"), "p2");
+    assert_eq!(cell(&header, &rows[1], "status"), "error");
+
+    let positions = write(
+        "positions.csv",
+        "game,moves,score\ng1,2252576253462244111563365343671351441,-1\ng2,zz,0\n",
+    );
+    let text = run_ok(&["connect4", "solve", &positions], 1);
+    let (header, rows) = parse_csv(&text);
+    assert_eq!(header[..4], ["line", "status", "game", "result"]);
+    assert_eq!(cell(&header, &rows[0], "game"), "g1");
+    assert_eq!(cell(&header, &rows[0], "score"), "-1");
+    assert_eq!(cell(&header, &rows[0], "expected"), "match");
+    assert_eq!(cell(&header, &rows[1], "game"), "g2");
+
+    let field = fs::read_to_string(repo_datasets().join("battleship/seed-field.txt")).unwrap();
+    let field: String = field
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let fields = write(
+        "fields.csv",
+        &format!("field,owner\n\"{field}\",ann\n\"0 1\",bob\n"),
+    );
+    let text = run_ok(&["battleship", "validate", &fields], 1);
+    let (header, rows) = parse_csv(&text);
+    assert_eq!(header[..4], ["line", "status", "owner", "size"]);
+    assert_eq!(cell(&header, &rows[0], "owner"), "ann");
+    assert_eq!(cell(&header, &rows[0], "status"), "valid");
+    assert_eq!(cell(&header, &rows[1], "owner"), "bob");
+    let no_field = write("nofield.csv", "cells,owner\n0,ann\n");
+    let output = run(&["battleship", "validate", &no_field]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("a column named field"));
+
+    // A carried column named as one of the row's own gets a prefix.
+    let generated = repo_datasets().join("sudoku/generated-1k.csv");
+    let text = run_ok(&["sudoku", "solve", generated.to_str().unwrap()], 0);
+    let header = parse_csv(&text).0;
+    assert_eq!(
+        header,
+        [
+            "line",
+            "status",
+            "clues",
+            "input_guesses",
+            "difficulty",
+            "solutions",
+            "guesses",
+            "solution",
+            "expected",
+            "error",
+            "micros"
+        ]
+    );
+
+    // A line input after a CSV input: its carried cells are empty.
+    let lines = write("more.txt", &format!("{puzzle}\n"));
+    let text = run_ok(
+        &["sudoku", "solve", &sudoku, &lines, "--column", "puzzle"],
+        1,
+    );
+    let (header, rows) = parse_csv(&text);
+    assert_eq!(header[..5], ["file", "line", "status", "id", "note"]);
+    assert_eq!(rows.len(), 3);
+    assert_eq!(cell(&header, &rows[2], "id"), "");
+    assert_eq!(cell(&header, &rows[2], "status"), "solved");
+}
+
+#[test]
+fn filter_mode_reads_stdin_writes_rows_and_exits_zero_on_bad_records() {
+    let input =
+        b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n\
+                  # a comment\n\nnot a sudoku\n";
+    let output = run_with_input(&["sudoku", "solve", "--filter"], input);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("1,solved,1,"), "{text}");
+    assert!(lines[1].starts_with("4,error,"), "{text}");
+    assert!(output.stderr.is_empty());
+    // Without --filter the same input exits 1; --no-header alone only drops the header.
+    let plain = run_with_input(&["sudoku", "solve", "--no-header"], input);
+    assert_eq!(plain.status.code(), Some(1));
+    assert_eq!(String::from_utf8(plain.stdout).unwrap(), text);
+    // A run that cannot proceed still fails: the engine retries it.
+    let bad = run_with_input(
+        &["sudoku", "solve", "--filter", "--format", "csv"],
+        b"a,b\n",
+    );
+    assert_eq!(bad.status.code(), Some(0), "a header alone is an empty run");
+    let usage = run(&["sudoku", "solve", "--filter", "file.txt"]);
+    assert_eq!(usage.status.code(), Some(2));
+    let shard = run(&["sudoku", "solve", "--shard", "3/2"]);
+    assert_eq!(shard.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&shard.stderr)
+        .contains("shard 3/2: K counts from 1 to N, so 3 is not a shard of 2"));
+}
+
+#[test]
+fn a_shard_resumes_and_keeps_budgets() {
+    let dir = tempfile::tempdir().unwrap();
+    // Good puzzles, bad lines, and one that needs more guesses than the budget.
+    let mut text = String::new();
+    let hard = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    for i in 0..60 {
+        match i % 10 {
+            3 => text.push_str("this is not a sudoku\n"),
+            7 => text.push_str("# comment\n\n"),
+            _ if i == 41 => text.push_str(&format!("{hard}\n")),
+            _ => text.push_str(
+                "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n",
+            ),
+        }
+    }
+    let input = dir.path().join("mixed.txt");
+    fs::write(&input, &text).unwrap();
+    let input = input.to_str().unwrap();
+    let out = dir.path().join("shard.csv");
+    let out = out.to_str().unwrap();
+    let args = |extra: &[&'static str]| {
+        let mut args = vec!["sudoku", "solve", "-q", input, "--max-nodes", "20"];
+        args.extend(["--shard", "2/3", "-o", out]);
+        args.extend(extra);
+        args
+    };
+    run_ok(&args(&[]), 1);
+    let whole = fs::read_to_string(out).unwrap();
+    let (header, rows) = parse_csv(&whole);
+    let records = text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .count();
+    assert_eq!(rows.len(), (0..records).filter(|i| i % 3 == 1).count());
+    let statuses: Vec<&str> = rows.iter().map(|r| cell(&header, r, "status")).collect();
+    assert!(
+        statuses.contains(&"error") && statuses.contains(&"timeout"),
+        "{statuses:?}"
+    );
+    // Cut the results file after its fifth row and a torn sixth: --resume completes it.
+    let keep: usize = whole.lines().take(6).map(|l| l.len() + 1).sum();
+    fs::write(out, format!("{}4,sol", &whole[..keep])).unwrap();
+    run_ok(&args(&["--resume"]), 1);
+    assert_eq!(
+        fs::read_to_string(out).unwrap().lines().count(),
+        whole.lines().count()
+    );
+    let strip = |t: &str| {
+        let (h, r) = parse_csv(t);
+        let m = h.iter().position(|c| c == "micros").unwrap();
+        r.into_iter()
+            .map(|mut row| {
+                row.remove(m);
+                row
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&fs::read_to_string(out).unwrap()), strip(&whole));
+}
