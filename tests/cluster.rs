@@ -167,7 +167,7 @@ fn three_shards_merged_equal_one_run() {
         assert!((latency["max"].as_f64().unwrap() - all.max() as f64 / 1000.0).abs() < 0.006);
         assert_eq!(histogram(&merged), all, "{name}: the merged latency.hdr");
         let cpu: f64 = (shard_reports.iter())
-            .map(|d| summary(d)["cpu_seconds"].as_f64().unwrap())
+            .map(|d| summary_json(d)["cpu_seconds"].as_f64().unwrap())
             .sum();
         assert!((merged_summary["cpu_seconds"].as_f64().unwrap() - cpu).abs() < 1e-5);
         let env: Json =
@@ -321,7 +321,15 @@ fn filter_mode_reads_stdin_writes_rows_and_exits_zero_on_bad_records() {
     // Without --filter the same input exits 1; --no-header alone only drops the header.
     let plain = run_with_input(&["sudoku", "solve", "--no-header"], input);
     assert_eq!(plain.status.code(), Some(1));
-    assert_eq!(String::from_utf8(plain.stdout).unwrap(), text);
+    let without_micros = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| l[..l.rfind(',').unwrap()].to_string())
+            .collect()
+    };
+    assert_eq!(
+        without_micros(&String::from_utf8(plain.stdout).unwrap()),
+        without_micros(&text)
+    );
     // A run that cannot proceed still fails: the engine retries it.
     let bad = run_with_input(
         &["sudoku", "solve", "--filter", "--format", "csv"],
@@ -344,9 +352,9 @@ fn a_shard_resumes_and_keeps_budgets() {
     let hard = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
     for i in 0..60 {
         match i % 10 {
-            3 => text.push_str("this is not a sudoku\n"),
+            3 | 4 => text.push_str("this is not a sudoku\n"),
             7 => text.push_str("# comment\n\n"),
-            _ if i == 41 => text.push_str(&format!("{hard}\n")),
+            _ if (40..43).contains(&i) => text.push_str(&format!("{hard}\n")),
             _ => text.push_str(
                 "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n",
             ),

@@ -807,12 +807,15 @@ fn balanced_chunk_size(left: u64, threads: usize) -> usize {
     usize::try_from(share).unwrap_or(usize::MAX).max(1)
 }
 
+/// The input being cut: its index, cutter and layout.
+type Current<L> = (usize, ChunkCutter, Arc<InputLayout<L>>);
+
 /// Cutting the inputs into chunks, one after the other.
 struct Reading<'a, J: Job> {
     job: &'a J,
     inputs: &'a [InputSpec],
     /// The input being cut (its index, cutter and layout); `None` between inputs.
-    current: Option<(usize, ChunkCutter, Arc<InputLayout<J::Layout>>)>,
+    current: Option<Current<J::Layout>>,
     /// The input to open when none is being cut.
     next_file: usize,
     /// The columns every input must give.
@@ -1057,6 +1060,10 @@ mod tests {
         }
         fn layout(&self, _input: &InputSpec, _header: Option<&[String]>) -> Result<(), JobError> {
             Ok(())
+        }
+        fn read_columns(&self, _layout: &()) -> Vec<usize> {
+            // The tests' CSV inputs have two columns, and both are echoed.
+            vec![0, 1]
         }
         fn new_worker(&self) {}
         fn process(

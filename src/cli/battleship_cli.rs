@@ -78,11 +78,9 @@ pub(super) struct BattleshipGenerateArgs {
 }
 
 pub(super) fn validate_battleship(args: BattleshipValidateArgs) -> Result<ExitCode> {
-    let input_format = match args.format {
-        FieldFormat::Blocks => InputFormat::Blocks,
-        _ => InputFormat::Lines,
-    };
-    let inputs = input_specs(&args.run.files, Some(input_format))?;
+    // Blocks are forced; lines or CSV (a `field` column) follow the file's extension.
+    let forced = matches!(args.format, FieldFormat::Blocks).then_some(InputFormat::Blocks);
+    let inputs = input_specs(&args.run.files, forced)?;
     let job = battleship::ValidateJob {
         rules: args.fleet.rules,
         fleet: args.fleet.fleet,

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 
-use puzzlebench::batch::InputFormat;
 use puzzlebench::connect4::generate::{GameBatch, GameNotation};
 use puzzlebench::connect4::play::{
     play, terminal_wants_colour, GameEnd, GameLogFile, GameOptions, PlayError,
@@ -224,7 +223,7 @@ pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
     {
         bail!("the book holds only win, draw or loss (built with --weak): solve with --weak");
     }
-    let inputs = input_specs(&args.run.files, Some(InputFormat::Lines))?;
+    let inputs = input_specs(&args.run.files, None)?;
     let job = connect4::SolveJob {
         width,
         height,
