@@ -304,7 +304,7 @@ fn a_failing_external_program_fails_its_run_and_a_bad_suite_stops_the_bench() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("set 1: unknown kind \"chess\" (the kinds are sudoku, "),
+        stderr.contains("set 1 (line 3): unknown kind \"chess\" (the kinds are sudoku, "),
         "{stderr}"
     );
 

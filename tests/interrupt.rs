@@ -34,9 +34,9 @@ fn signal(child: &Child, name: &str) {
     assert!(status.success());
 }
 
-/// Waits until `path` has at least `rows` lines, or 20 s.
+/// Waits until `path` has at least `rows` lines, or 120 s (a loaded machine is slow).
 fn wait_for_rows(path: &Path, rows: usize) {
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(120);
     while Instant::now() < deadline {
         let lines = std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
         if lines >= rows {
@@ -62,7 +62,7 @@ fn interrupted_run(signal_name: &str, expected_code: i32) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    wait_for_rows(&output, 1000);
+    wait_for_rows(&output, 300);
     signal(&child, signal_name);
     let status = child.wait_with_output().unwrap().status;
     assert_eq!(status.code(), Some(expected_code));
@@ -70,7 +70,7 @@ fn interrupted_run(signal_name: &str, expected_code: i32) {
     assert!(text.ends_with('\n'), "no torn last row");
     let rows: Vec<&str> = text.lines().skip(1).collect();
     assert!(
-        rows.len() >= 999 && rows.len() < 400_000,
+        rows.len() >= 299 && rows.len() < 400_000,
         "{} rows",
         rows.len()
     );

@@ -12,8 +12,8 @@ use super::cutter::ChunkCutter;
 use super::decode::csv_header;
 use super::BatchError;
 
-/// How an input's records are laid out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How an input's records are laid out (`--format`: lines or csv).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum InputFormat {
     /// One record per line; blank lines and `#` lines are skipped.
     Lines,
@@ -21,6 +21,7 @@ pub enum InputFormat {
     Csv,
     /// One record per block of consecutive lines, blocks separated by blank lines; `#`
     /// lines are skipped. A record's text keeps its line breaks (`\n`).
+    #[value(skip)]
     Blocks,
 }
 

@@ -10,14 +10,18 @@ mod boundary;
 mod cutter;
 mod decode;
 mod input;
+mod interrupt;
 mod progress;
 mod runner;
 mod shard;
 mod stats;
 
 pub use input::{Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};
+pub use interrupt::Interruption;
 pub use progress::{NoProgress, Progress, TerminalProgress};
-pub use runner::{run, ResumePoint, RowFormatter, RowSink, RunOptions, MAX_THREADS};
+pub use runner::{
+    parse_threads, run, ResumePoint, RowFormatter, RowSink, RunOptions, ThreadsError, MAX_THREADS,
+};
 pub use shard::{Shard, ShardError};
 pub use stats::{latency_histogram, LatencySummary, RunStats};
 

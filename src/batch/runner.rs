@@ -623,6 +623,24 @@ impl InOrder {
 /// that a mistyped count fails at once instead of starting tens of thousands of threads.
 pub const MAX_THREADS: usize = 1024;
 
+/// A `--threads` value that is not 0 to [`MAX_THREADS`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?}: at most {MAX_THREADS} threads (0: one per core)")]
+pub struct ThreadsError {
+    /// The value given.
+    pub text: String,
+}
+
+/// A `--threads` value: 0 (one per core) to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, ThreadsError> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&threads| threads <= MAX_THREADS)
+        .ok_or_else(|| ThreadsError {
+            text: text.to_string(),
+        })
+}
+
 /// How long the writer waits for the next chunk in order before it flushes the rows
 /// written so far.
 const FLUSH_AFTER: Duration = Duration::from_millis(100);

@@ -102,23 +102,28 @@ pub fn move_random_cell<R: Rng>(field: &mut Field, rng: &mut R) {
     field.set(to_row, to_col, true);
 }
 
-/// What to generate: a file of fields, some broken on purpose.
-#[derive(Debug, Clone, PartialEq)]
+/// What to generate: a file of fields, some broken on purpose (the settings of
+/// `battleship generate`).
+#[derive(Debug, Clone, PartialEq, clap::Args)]
 pub struct FieldBatch {
-    /// Fields.
+    /// Number of fields.
+    #[arg(long, default_value_t = 1000)]
     pub count: usize,
-    /// The seed: the same seed gives the same fields.
+    /// Random seed: the same seed gives the same fields.
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Field width.
-    pub width: usize,
-    /// Field height.
-    pub height: usize,
-    /// The ships.
-    pub fleet: Fleet,
     /// Whether ships may touch.
+    #[arg(long, value_enum, default_value_t = Rules::Touching)]
     pub rules: Rules,
-    /// Share of fields broken on purpose (0 to 1): of those, half get one ship cell
-    /// moved, four in ten one cell flipped, one in ten a character that is not a cell.
+    /// Ship lengths, separated by commas.
+    #[arg(long, default_value_t = Fleet::classic())]
+    pub fleet: Fleet,
+    /// Field size WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = crate::battleship::parse_size)]
+    pub size: (usize, usize),
+    /// Share of fields broken on purpose: of those, half get one ship cell moved, four in
+    /// ten one cell flipped, one in ten a character that is not a cell.
+    #[arg(long, default_value_t = 0.0)]
     pub faults: f64,
 }
 
@@ -159,17 +164,13 @@ pub fn write_fields(
     batch.check()?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(batch.seed);
     for _ in 0..batch.count {
-        let Some(mut field) = random_fleet(
-            batch.width,
-            batch.height,
-            &batch.fleet,
-            batch.rules,
-            &mut rng,
-        ) else {
+        let (width, height) = batch.size;
+        let Some(mut field) = random_fleet(width, height, &batch.fleet, batch.rules, &mut rng)
+        else {
             return Err(FieldBatchError::NoRoom {
                 fleet: batch.fleet.clone(),
-                width: batch.width,
-                height: batch.height,
+                width,
+                height,
             }
             .into());
         };

@@ -87,18 +87,24 @@ impl Puzzle for ValidatePuzzle {
     }
 }
 
-/// Validates every field of a corpus.
-#[derive(Debug, Clone)]
+/// Validates every field of a corpus (the settings of `battleship validate`).
+#[derive(Debug, Clone, clap::Args)]
 pub struct ValidateJob {
     /// Whether ships may touch.
+    #[arg(long, value_enum, default_value_t = Rules::Touching)]
     pub rules: Rules,
-    /// The ships to find.
+    /// Ship lengths, separated by commas.
+    #[arg(long, default_value_t = Fleet::classic())]
     pub fleet: Fleet,
-    /// Field size if forced (`--size`), as (width, height).
+    /// Field size WIDTHxHEIGHT (default: from each record; a single line of cells must then
+    /// be square).
+    #[arg(long, value_name = "WxH", value_parser = super::parse_size)]
     pub size: Option<(usize, usize)>,
     /// How fields are written.
+    #[arg(long, value_enum, default_value_t = FieldFormat::Auto)]
     pub format: FieldFormat,
-    /// Count the distinct readings of each field.
+    /// Also count the distinct ways to read each field as the fleet.
+    #[arg(long)]
     pub count: bool,
 }
 

@@ -39,7 +39,8 @@ struct SuiteFile {
 /// A `[[set]]` as written: the shared keys, and the puzzle's own settings beside them.
 #[derive(Debug, Clone, Deserialize)]
 struct SetFile {
-    kind: String,
+    /// Spanned, so that messages about the set can give its line.
+    kind: toml::Spanned<String>,
     datasets: Vec<String>,
     algorithms: Vec<String>,
     max_records: Option<usize>,
@@ -209,8 +210,9 @@ impl Suite {
             .into_iter()
             .enumerate()
             .map(|(index, set)| {
+                let line = line_of(text, set.kind.span().start);
                 set.resolve(kinds)
-                    .map_err(|message| fail(format!("set {}: {message}", index + 1)))
+                    .map_err(|message| fail(format!("set {} (line {line}): {message}", index + 1)))
             })
             .collect::<Result<_, _>>()?;
         Ok(Suite {
@@ -371,12 +373,12 @@ impl SetFile {
     fn resolve(self, kinds: &[&'static dyn Kind]) -> Result<SetSpec, String> {
         let kind = *kinds
             .iter()
-            .find(|k| k.name() == self.kind)
+            .find(|k| k.name() == self.kind.as_ref())
             .ok_or_else(|| {
                 let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
                 format!(
                     "unknown kind {:?} (the kinds are {})",
-                    self.kind,
+                    self.kind.as_ref(),
                     names.join(", ")
                 )
             })?;
@@ -408,6 +410,15 @@ impl SetFile {
             external: self.external,
         })
     }
+}
+
+/// The 1-based line of byte `offset` in `text`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&byte| byte == b'\n')
+        .count()
+        + 1
 }
 
 fn check_threads(threads: &[usize]) -> Result<(), String> {
@@ -577,7 +588,7 @@ mod tests {
         let error = Suite::parse(unknown_algorithm, "x.toml", &crate::kinds::all()).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "suite x.toml: set 1: sudoku has no algorithm \"quantum\" (it has dlx, backtrack, fast)"
+            "suite x.toml: set 1 (line 4): sudoku has no algorithm \"quantum\" (it has dlx, backtrack, fast)"
         );
         let error =
             Suite::parse("name = \"x\"\nset = []\n", "y.toml", &crate::kinds::all()).unwrap_err();

@@ -1,21 +1,17 @@
 //! The command line: argument definitions (their doc comments are the `--help` text) and
 //! the glue that runs a library job and reports on it.
 
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
 
-use anyhow::{bail, Context, Result};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
 
 use puzzlebench::batch::{
-    self, InputFormat, InputSpec, Job, NoProgress, Progress, ResumePoint, RowSink, RunOptions,
-    TerminalProgress,
+    self, parse_threads, InputFormat, InputSpec, Interruption, Job, NoProgress, Progress,
+    RunOptions, TerminalProgress,
 };
-use puzzlebench::battleship;
 use puzzlebench::budget::Budget;
 use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
 
@@ -71,22 +67,6 @@ enum Command {
     /// Report folders: `report merge` combines those of shards or Spark partitions.
     #[command(subcommand)]
     Report(report_cli::ReportCommand),
-}
-
-/// A `--threads` value: 0 (one per core) to [`batch::MAX_THREADS`].
-fn parse_threads(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(threads) if threads <= batch::MAX_THREADS => Ok(threads),
-        Ok(_) => Err(format!(
-            "at most {} threads (0: one per core)",
-            batch::MAX_THREADS
-        )),
-        Err(error) => Err(error.to_string()),
-    }
-}
-
-fn parse_field_size(text: &str) -> Result<(usize, usize), String> {
-    battleship::parse_size(text).map_err(|e| e.to_string())
 }
 
 /// Inputs, outputs and reporting, common to every bulk command.
@@ -151,23 +131,6 @@ impl RunArgs {
     }
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum FormatArg {
-    /// One record per line; blank and `#` lines skipped.
-    Lines,
-    /// CSV with a header row.
-    Csv,
-}
-
-impl FormatArg {
-    fn input_format(self) -> InputFormat {
-        match self {
-            FormatArg::Lines => InputFormat::Lines,
-            FormatArg::Csv => InputFormat::Csv,
-        }
-    }
-}
-
 impl Cli {
     /// Runs the command; the exit code says whether every record passed.
     pub fn run(self) -> Result<ExitCode> {
@@ -193,13 +156,8 @@ impl Cli {
 
 /// A buffered writer to FILE, or to standard output.
 fn create_output(path: Option<&PathBuf>) -> Result<Box<dyn Write>> {
-    Ok(match path {
-        Some(path) => Box::new(io::BufWriter::new(
-            File::create(path)
-                .with_context(|| format!("cannot create output file {}", path.display()))?,
-        )),
-        None => Box::new(io::BufWriter::new(report::standard_output()?)),
-    })
+    let out = report::open_output(path.map(PathBuf::as_path), &[])?;
+    Ok(Box::new(io::BufWriter::new(out)))
 }
 
 /// Writes progress `text` to standard error, best effort: a standard error that cannot
@@ -235,19 +193,20 @@ fn run_job<J: Job>(
         .iter()
         .map(|input| input.clone().with_max_line_bytes(args.max_line_bytes))
         .collect::<Vec<_>>();
-    let (mut sink, resume) = open_rows(args, inputs)?;
+    let header = !(args.no_header || args.filter);
+    let (output, format) = (args.output.as_deref(), args.output_format);
+    let (mut sink, resume) = report::open_rows(output, args.resume, header, format, inputs)?;
     let interactive = !args.filter && (args.progress || io::stderr().is_terminal());
     let progress: Box<dyn Progress> = if interactive {
         Box::new(TerminalProgress::new())
     } else {
         Box::new(NoProgress)
     };
-    // Chunks follow the records' pace: positions that take seconds go one at a time.
-    let interruption = Interruption::install()?;
+    let interruption = Interruption::install().context("cannot install the signal handlers")?;
     let options = RunOptions {
         threads: args.threads,
         budget: args.budget(),
-        stop: Some(Arc::clone(&interruption.seen)),
+        stop: Some(interruption.flag()),
         resume,
         shard: args.shard,
         ..RunOptions::default()
@@ -270,74 +229,6 @@ fn run_job<J: Job>(
     }
     // An engine retries a task that exits non-zero: in filter mode failed records are rows.
     Ok(exit_code(if args.filter { 0 } else { stats.failed }))
-}
-
-/// The row sink of a run, and with `--resume` where the earlier run stopped.
-fn open_rows(
-    args: &RunArgs,
-    inputs: &[InputSpec],
-) -> Result<(Box<dyn RowSink + Send>, Option<ResumePoint>)> {
-    let format = args.output_format;
-    match (&args.output, args.resume) {
-        (Some(path), true) => {
-            let resumed = report::open_resumed(path, inputs, format)?;
-            let out: Box<dyn Write + Send> = Box::new(resumed.file);
-            Ok(match resumed.point {
-                Some(point) => (report::continuing_row_writer(format, out), Some(point)),
-                None => (report::row_writer(format, out), None),
-            })
-        }
-        (None, true) => bail!("--resume goes on with the results file: give -o FILE"),
-        (path, false) => {
-            let out = report::open_output(path.as_deref(), inputs)?;
-            match args.no_header || args.filter {
-                true => Ok((report::continuing_row_writer(format, out), None)),
-                false => Ok((report::row_writer(format, out), None)),
-            }
-        }
-    }
-}
-
-/// SIGINT and SIGTERM during a run: the first stops the reading (the records read are
-/// finished, written and summarised), a second one exits at once.
-struct Interruption {
-    /// Set by the first signal.
-    seen: Arc<AtomicBool>,
-    /// The exit code of the signal seen: 130 for SIGINT, 143 for SIGTERM.
-    code: Arc<AtomicUsize>,
-}
-
-impl Interruption {
-    fn install() -> Result<Interruption> {
-        use signal_hook::consts::{SIGINT, SIGTERM};
-        use signal_hook::flag;
-        let seen = Arc::new(AtomicBool::new(false));
-        let code = Arc::new(AtomicUsize::new(0));
-        for (signal, exit) in [(SIGINT, 130), (SIGTERM, 143)] {
-            // Registered first, so it sees the flag as the earlier signal left it.
-            flag::register_conditional_shutdown(signal, exit, Arc::clone(&seen))
-                .and_then(|_| flag::register(signal, Arc::clone(&seen)))
-                .and_then(|_| flag::register_usize(signal, Arc::clone(&code), exit as usize))
-                .context("cannot install the signal handlers")?;
-        }
-        Ok(Interruption { seen, code })
-    }
-
-    fn exit_code(&self) -> u8 {
-        u8::try_from(self.code.load(Ordering::Relaxed)).unwrap_or(130)
-    }
-}
-
-/// A progress bar drawn with `template` on standard error, when it is a terminal or
-/// `forced`.
-fn progress_bar(template: &str, forced: bool) -> Option<indicatif::ProgressBar> {
-    (forced || io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-            bar.set_style(style);
-        }
-        bar
-    })
 }
 
 /// The worker pool of a command: `threads` workers, or one per core when 0.

@@ -12,9 +12,7 @@ use puzzlebench::report;
 #[derive(Debug, Subcommand)]
 pub enum ReportCommand {
     /// Combine the --report folders of shards (--shard K/N) or Spark partitions into the
-    /// report one run over all their records would have written: counts summed, latency
-    /// percentiles from the merged histograms, CPU time summed, wall time from the first
-    /// start to the last end, and env.json listing the hosts.
+    /// report one run over all their records would have written (see docs/cluster.md).
     Merge(MergeArgs),
 }
 

@@ -7,15 +7,13 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 
-use puzzlebench::batch::{self, NoProgress, RunOptions};
+use puzzlebench::batch::{self, InputFormat, NoProgress, RunOptions};
 use puzzlebench::report;
 use puzzlebench::sudoku::display::BlockWriter;
-use puzzlebench::sudoku::generate::{generate_batch, write_generated, Batch, Difficulty};
-use puzzlebench::sudoku::{self, Algorithm, DEFAULT_LIMIT};
+use puzzlebench::sudoku::generate::{generate_batch, write_generated, Batch};
+use puzzlebench::sudoku::{self, Algorithm, PuzzleLocation, SolveOptions};
 
-use super::{
-    create_output, exit_code, input_specs, parse_threads, run_job, thread_pool, FormatArg, RunArgs,
-};
+use super::{create_output, exit_code, input_specs, parse_threads, run_job, thread_pool, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum SudokuCommand {
@@ -45,21 +43,8 @@ pub(super) enum GeneratedFormatArg {
 
 #[derive(Debug, Args)]
 pub(super) struct SudokuGenerateArgs {
-    /// Number of puzzles.
-    #[arg(long, default_value_t = 100)]
-    count: usize,
-    /// Random seed: the same seed gives the same puzzles.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Grid side: 4, 9, 16 or 25.
-    #[arg(long, default_value_t = 9, value_name = "SIDE")]
-    size: usize,
-    /// Stop removing clues at this many.
-    #[arg(long, default_value_t = 0, value_name = "K")]
-    min_clues: usize,
-    /// Keep only puzzles of this difficulty (rated by the exact-cover solver's guesses).
-    #[arg(long, value_enum)]
-    difficulty: Option<Difficulty>,
+    #[command(flatten)]
+    batch: Batch,
     /// Output format.
     #[arg(long, value_enum, default_value_t = GeneratedFormatArg::Lines)]
     format: GeneratedFormatArg,
@@ -71,35 +56,13 @@ pub(super) struct SudokuGenerateArgs {
     threads: usize,
 }
 
-/// Where the puzzle is and how big it is.
-#[derive(Debug, Args)]
-pub(super) struct PuzzleArgs {
-    /// Grid side: 4, 9, 16 or 25 (default: inferred from each line's length).
-    #[arg(long, value_name = "SIDE")]
-    size: Option<usize>,
-    /// CSV column holding the puzzles (default: the first column).
-    #[arg(long, value_name = "NAME")]
-    column: Option<String>,
-}
-
 #[derive(Debug, Args)]
 pub(super) struct SolveArgs {
-    /// Solving algorithm.
-    #[arg(long, value_enum, default_value_t = Algorithm::Fast)]
-    algo: Algorithm,
-    /// Count solutions up to N before stopping: 2 proves uniqueness, 1 stops at the first
-    /// solution (and `solved` then does not mean unique).
-    #[arg(long, default_value_t = DEFAULT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
-    limit: u64,
     #[command(flatten)]
-    puzzle: PuzzleArgs,
-    /// CSV column of expected solutions to compare with (default: a column named
-    /// `solution` or `solutions`, if any).
-    #[arg(long, value_name = "NAME")]
-    expected_column: Option<String>,
+    options: SolveOptions,
     /// Read inputs as this format (default: CSV for `.csv`/`.csv.gz`, else one per line).
     #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    format: Option<InputFormat>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -110,33 +73,24 @@ pub(super) struct ShowArgs {
     files: Vec<String>,
     /// Read inputs as this format (default: CSV for `.csv`/`.csv.gz`, else one per line).
     #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    format: Option<InputFormat>,
     #[command(flatten)]
-    puzzle: PuzzleArgs,
+    puzzle: PuzzleLocation,
     /// Solve each puzzle and show its solution beside it.
     #[arg(long)]
     solve: bool,
 }
 
 pub(super) fn solve_sudoku(args: SolveArgs) -> Result<ExitCode> {
-    let side = check_size(args.puzzle.size)?;
-    let inputs = input_specs(&args.run.files, args.format.map(FormatArg::input_format))?;
-    let job = sudoku::SolveJob {
-        algorithm: args.algo,
-        limit: args.limit,
-        side,
-        column: args.puzzle.column,
-        expected_column: args.expected_column,
-        with_expected: inputs.iter().any(|i| i.format == batch::InputFormat::Csv),
-    };
+    let inputs = input_specs(&args.run.files, args.format)?;
+    let job = args.options.job(&inputs);
     run_job(&job, "sudoku solve", &inputs, &args.run)
 }
 
 pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
-    let side = check_size(args.puzzle.size)?;
-    let inputs = input_specs(&args.files, args.format.map(FormatArg::input_format))?;
+    let inputs = input_specs(&args.files, args.format)?;
     let job = sudoku::ShowJob {
-        side,
+        side: args.puzzle.size,
         column: args.puzzle.column,
         solve_with: args.solve.then_some(Algorithm::Fast),
     };
@@ -150,24 +104,10 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
-    let batch = Batch {
-        count: args.count,
-        seed: args.seed,
-        box_size: sudoku::box_size_of_side(args.size)?,
-        min_clues: args.min_clues,
-        difficulty: args.difficulty,
-    };
-    let puzzles = thread_pool(args.threads)?.install(|| generate_batch(&batch))?;
+    let puzzles = thread_pool(args.threads)?.install(|| generate_batch(&args.batch))?;
     let mut out = create_output(args.output.as_ref())?;
     let csv = matches!(args.format, GeneratedFormatArg::Csv);
     write_generated(&mut out, &puzzles, csv)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn check_size(size: Option<usize>) -> Result<Option<usize>> {
-    if let Some(side) = size {
-        sudoku::box_size_of_side(side)?;
-    }
-    Ok(size)
 }

@@ -128,20 +128,28 @@ pub fn write_game(
     }
 }
 
-/// What to generate: a file of random games, some broken on purpose.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// What to generate: a file of random games, some broken on purpose (the settings of
+/// `connect4 generate`).
+#[derive(Debug, Clone, Copy, PartialEq, clap::Args)]
 pub struct GameBatch {
-    /// Games.
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
     pub count: usize,
-    /// The seed: the same seed gives the same games.
+    /// Random seed: the same seed gives the same games.
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Board columns.
+    /// Columns (4 to 16; width × (height + 1) at most 128).
+    #[arg(long, default_value_t = crate::connect4::DEFAULT_WIDTH)]
     pub width: usize,
-    /// Board rows.
+    /// Rows (4 to 16).
+    #[arg(long, default_value_t = crate::connect4::DEFAULT_HEIGHT)]
     pub height: usize,
-    /// How moves are written.
+    /// How to write the games.
+    #[arg(long, value_enum, default_value_t = GameNotation::Digits)]
     pub notation: GameNotation,
-    /// Share of games broken on purpose (0 to 1).
+    /// Share of games broken on purpose: a move into a full column, the same colour twice,
+    /// a move after the end, an unreadable token, or a game cut short.
+    #[arg(long, default_value_t = 0.0)]
     pub faults: f64,
 }
 

@@ -6,7 +6,7 @@ use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Val
 use crate::budget::Meter;
 use crate::puzzle::{Puzzle, PuzzleError};
 
-use super::board::board_fits;
+use super::board::{board_fits, BoardSizeError};
 use super::notation::{GameLog, Notation};
 use super::replay::{cell_name, replay, AfterEnd, Status, Verdict};
 
@@ -15,13 +15,15 @@ pub const DEFAULT_WIDTH: usize = 7;
 /// Board rows by default.
 pub const DEFAULT_HEIGHT: usize = 6;
 
-/// A board size as a run's setting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+/// A board size as a run's setting, on the command line and in `bench` suites.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::Args)]
 #[serde(default)]
 pub struct BoardSettings {
-    /// Columns.
+    /// Columns (4 to 16; width × (height + 1) at most 128).
+    #[arg(long, default_value_t = DEFAULT_WIDTH)]
     pub width: usize,
-    /// Rows.
+    /// Rows (4 to 16).
+    #[arg(long, default_value_t = DEFAULT_HEIGHT)]
     pub height: usize,
 }
 
@@ -86,6 +88,38 @@ impl Puzzle for ValidatePuzzle {
 
     fn notes(board: &BoardSettings) -> Vec<String> {
         board.notes()
+    }
+}
+
+/// The settings of `connect4 validate`, as the command line takes them.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ValidateOptions {
+    /// The board.
+    #[command(flatten)]
+    pub board: BoardSettings,
+    /// How moves are written.
+    #[arg(long, value_enum, default_value_t = Notation::Auto)]
+    pub notation: Notation,
+    /// What moves after the end of the game mean.
+    #[arg(long, value_enum, default_value_t = AfterEnd::Error)]
+    pub after_end: AfterEnd,
+    /// CSV column holding the moves (default: the first); the other columns are carried
+    /// through to the results.
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+}
+
+impl ValidateOptions {
+    /// The job these settings describe (an error if the board is not supported).
+    pub fn job(self) -> Result<ValidateJob, BoardSizeError> {
+        Ok(ValidateJob {
+            width: self.board.width,
+            height: self.board.height,
+            fits_u64: board_fits(self.board.width, self.board.height)?,
+            notation: self.notation,
+            after_end: self.after_end,
+            column: self.column,
+        })
     }
 }
 

@@ -19,17 +19,20 @@ pub mod generate;
 mod job;
 mod notation;
 pub mod play;
+mod play_options;
 mod replay;
 pub mod solve;
 mod solve_job;
 
 pub use board::{board_fits, Board, BoardSizeError, Mask, MoveResult, MAX_SIDE, MIN_SIDE};
 pub use job::{
-    BoardSettings, ValidateJob, ValidateLayout, ValidatePuzzle, DEFAULT_HEIGHT, DEFAULT_WIDTH,
+    BoardSettings, ValidateJob, ValidateLayout, ValidateOptions, ValidatePuzzle, DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
 };
 pub use notation::{GameLog, Notation, NotationError};
+pub use play_options::{ColourChoice, PlayOptions, PlaySetupError};
 pub use replay::{cell_name, replay, AfterEnd, InvalidKind, Status, Verdict};
 pub use solve_job::{
-    AnyBook, BookFileError, SolveJob, SolvePuzzle, SolveSettings, SolveWorker, DEFAULT_TABLE_MB,
-    SOLVED_STATUS,
+    parse_table_mb, AnyBook, BookFileError, SolveJob, SolveOptions, SolvePuzzle, SolveSettings,
+    SolveWorker, TableSizeError, DEFAULT_TABLE_MB, MAX_TABLE_MB, SOLVED_STATUS,
 };

@@ -57,7 +57,7 @@ pub struct GameOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// The opening is not a legal unfinished position.
-    #[error("the opening: {0}")]
+    #[error("--start: {0}")]
     Opening(#[from] super::solve::PositionError),
     /// Reading or writing failed.
     #[error(transparent)]

@@ -130,6 +130,9 @@ pub enum BookFileError {
         /// What is wrong.
         source: super::solve::BookError,
     },
+    /// An exact search was asked for with a book of win, draw or loss only.
+    #[error("the book holds only win, draw or loss (built with --weak): solve with --weak")]
+    WeakOnly,
 }
 
 impl AnyBook {
@@ -185,6 +188,71 @@ pub struct SolveJob {
     pub score_only: bool,
     /// An opening book for the same board.
     pub book: Option<AnyBook>,
+}
+
+/// The largest transposition table per thread, MiB.
+pub const MAX_TABLE_MB: usize = 65_536;
+
+/// A `--table-mb` value out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected a whole number of MiB from 1 to {MAX_TABLE_MB}")]
+pub struct TableSizeError;
+
+/// A `--table-mb` value: 1 to [`MAX_TABLE_MB`] MiB.
+pub fn parse_table_mb(text: &str) -> Result<usize, TableSizeError> {
+    match text.parse::<usize>() {
+        Ok(mb) if (1..=MAX_TABLE_MB).contains(&mb) => Ok(mb),
+        _ => Err(TableSizeError),
+    }
+}
+
+/// The settings of `connect4 solve`, as the command line takes them.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolveOptions {
+    /// The board.
+    #[command(flatten)]
+    pub board: BoardSettings,
+    /// Only win, draw or loss (a narrower search, faster); `score` is left empty.
+    #[arg(long)]
+    pub weak: bool,
+    /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB
+    /// and doubles it as it grows).
+    #[arg(long, default_value_t = DEFAULT_TABLE_MB, value_name = "MB", value_parser = parse_table_mb)]
+    pub table_mb: usize,
+    /// Opening book made by `connect4 book` for the same board.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<std::path::PathBuf>,
+    /// Leave `best_moves` empty: the score alone, as solvers are usually timed.
+    #[arg(long)]
+    pub score_only: bool,
+}
+
+impl SolveOptions {
+    /// The job these settings describe, with its book read: an error if the board is not
+    /// supported or the book cannot serve the search.
+    pub fn job(&self) -> Result<SolveJob, BookFileError> {
+        let BoardSettings { width, height } = self.board;
+        let fits_u64 = super::board_fits(width, height)?;
+        let book = match &self.book {
+            Some(path) => Some(AnyBook::read(path, width, height)?),
+            None => None,
+        };
+        if book
+            .as_ref()
+            .is_some_and(|book| book.is_weak() && !self.weak)
+        {
+            return Err(BookFileError::WeakOnly);
+        }
+        Ok(SolveJob {
+            width,
+            height,
+            fits_u64,
+            weak: self.weak,
+            table_mb: self.table_mb,
+            score_only: self.score_only,
+            book,
+        })
+    }
 }
 
 /// A worker's solver, for the board's mask width.

@@ -88,6 +88,42 @@ pub fn open_resumed(
     Ok(resume_output(path, format)?)
 }
 
+/// Where a run's rows go: `format` rows to the file `path` (standard output when none),
+/// and with `resume` the point where the earlier run in that file stopped, the file kept
+/// up to there. Without `header`, a new file gets no CSV header (`--no-header`).
+pub fn open_rows(
+    path: Option<&Path>,
+    resume: bool,
+    header: bool,
+    format: OutputFormat,
+    inputs: &[crate::batch::InputSpec],
+) -> Result<
+    (
+        Box<dyn crate::batch::RowSink + Send>,
+        Option<crate::batch::ResumePoint>,
+    ),
+    OutputError,
+> {
+    match (path, resume) {
+        (Some(path), true) => {
+            let resumed = open_resumed(path, inputs, format)?;
+            let out: Box<dyn std::io::Write + Send> = Box::new(resumed.file);
+            Ok(match resumed.point {
+                Some(point) => (continuing_row_writer(format, out), Some(point)),
+                None => (row_writer(format, out), None),
+            })
+        }
+        (None, true) => Err(OutputError::ResumeWithoutFile),
+        (path, false) => {
+            let out = open_output(path, inputs)?;
+            match header {
+                true => Ok((row_writer(format, out), None)),
+                false => Ok((continuing_row_writer(format, out), None)),
+            }
+        }
+    }
+}
+
 /// Why the results file cannot be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
@@ -97,6 +133,9 @@ pub enum OutputError {
     /// Standard output is closed.
     #[error("standard output is closed: give -o FILE or open it")]
     StdoutClosed,
+    /// A run to resume without the file it wrote.
+    #[error("--resume goes on with the results file: give -o FILE")]
+    ResumeWithoutFile,
     /// It is one of the inputs.
     #[error(transparent)]
     Input(#[from] crate::batch::BatchError),

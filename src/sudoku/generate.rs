@@ -51,18 +51,23 @@ pub struct Generated {
     pub guesses: u64,
 }
 
-/// What to generate: a batch of puzzles from one seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What to generate: a batch of puzzles from one seed (the settings of `sudoku generate`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
 pub struct Batch {
-    /// Puzzles.
+    /// Number of puzzles.
+    #[arg(long, default_value_t = 100)]
     pub count: usize,
-    /// The seed: the same seed gives the same puzzles, whatever the number of threads.
+    /// Random seed: the same seed gives the same puzzles, whatever the number of threads.
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Boxes of `box_size × box_size`.
+    /// Boxes of `box_size × box_size`; on the command line, `--size` gives the grid side.
+    #[arg(long = "size", value_name = "SIDE", default_value = "9", value_parser = super::grid::parse_box_size, help = "Grid side: 4, 9, 16 or 25")]
     pub box_size: usize,
     /// Stop removing clues at this many.
+    #[arg(long, default_value_t = 0, value_name = "K")]
     pub min_clues: usize,
-    /// Keep only puzzles of this difficulty.
+    /// Keep only puzzles of this difficulty (rated by the exact-cover solver's guesses).
+    #[arg(long, value_enum)]
     pub difficulty: Option<Difficulty>,
 }
 

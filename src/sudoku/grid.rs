@@ -149,6 +149,33 @@ pub fn box_size_of_side(side: usize) -> Result<usize, GridError> {
         .ok_or(GridError::UnsupportedSize(side))
 }
 
+/// A `--size` value that is not a supported grid side.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{text:?} is not a grid side: give 4, 9, 16 or 25")]
+pub struct SideError {
+    /// The value given.
+    pub text: String,
+}
+
+/// The grid side of a `--size` value: 4, 9, 16 or 25.
+pub fn parse_side(text: &str) -> Result<usize, SideError> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&side| box_size_of_side(side).is_ok())
+        .ok_or_else(|| SideError {
+            text: text.to_string(),
+        })
+}
+
+/// The box size of the grid a `--size` value names (3 for `9`).
+pub fn parse_box_size(text: &str) -> Result<usize, SideError> {
+    parse_side(text).and_then(|side| {
+        box_size_of_side(side).map_err(|_| SideError {
+            text: text.to_string(),
+        })
+    })
+}
+
 impl Grid {
     /// An empty grid with boxes of `box_size × box_size` cells.
     pub fn empty(box_size: usize) -> Result<Self, GridError> {

@@ -91,6 +91,51 @@ impl Puzzle for SudokuPuzzle {
     }
 }
 
+/// Where a record keeps its puzzle and how big it is, as the command line takes them.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PuzzleLocation {
+    /// Grid side: 4, 9, 16 or 25 (default: inferred from each line's length).
+    #[arg(long, value_name = "SIDE", value_parser = super::grid::parse_side)]
+    pub size: Option<usize>,
+    /// CSV column holding the puzzles (default: the first column).
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+}
+
+/// The settings of `sudoku solve`, as the command line takes them.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolveOptions {
+    /// Solving algorithm.
+    #[arg(long, value_enum, default_value_t = Algorithm::Fast)]
+    pub algo: Algorithm,
+    /// Count solutions up to N before stopping: 2 proves uniqueness, 1 stops at the first
+    /// solution (and `solved` then does not mean unique).
+    #[arg(long, default_value_t = DEFAULT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
+    /// Where the puzzles are.
+    #[command(flatten)]
+    pub puzzle: PuzzleLocation,
+    /// CSV column of expected solutions to compare with (default: a column named
+    /// `solution` or `solutions`, if any).
+    #[arg(long, value_name = "NAME")]
+    pub expected_column: Option<String>,
+}
+
+impl SolveOptions {
+    /// The job these settings describe over `inputs`: rows carry the expected solution
+    /// when some input is CSV.
+    pub fn job(self, inputs: &[InputSpec]) -> SolveJob {
+        SolveJob {
+            algorithm: self.algo,
+            limit: self.limit,
+            side: self.puzzle.size,
+            column: self.puzzle.column,
+            expected_column: self.expected_column,
+            with_expected: inputs.iter().any(|i| i.format == InputFormat::Csv),
+        }
+    }
+}
+
 /// Solves every puzzle of a corpus and, for CSV inputs with a solutions column, compares
 /// each solution found with the expected one.
 #[derive(Debug, Clone)]

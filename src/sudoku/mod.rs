@@ -25,8 +25,14 @@ mod job;
 
 pub use check::{check_solution, CheckError};
 pub use dlx::DlxSolver;
-pub use grid::{box_size_of_side, digit_char, Conflict, Grid, GridError, Unit, MAX_BOX, MIN_BOX};
-pub use job::{ShowJob, SolveJob, SolveLayout, SolveSettings, SudokuPuzzle, DEFAULT_LIMIT};
+pub use grid::{
+    box_size_of_side, digit_char, parse_box_size, parse_side, Conflict, Grid, GridError, SideError,
+    Unit, MAX_BOX, MIN_BOX,
+};
+pub use job::{
+    PuzzleLocation, ShowJob, SolveJob, SolveLayout, SolveOptions, SolveSettings, SudokuPuzzle,
+    DEFAULT_LIMIT,
+};
 
 use std::fmt;
 use std::str::FromStr;

@@ -15,13 +15,17 @@ mod board;
 mod count;
 pub mod display;
 mod job;
+mod options;
 mod placements;
+mod progress;
 mod shapes;
 mod symmetry;
 
 pub use board::{Board, BoardError};
 pub use count::{Counted, Counts, Engine, Placement, Symmetry, Tiling, TilingError};
 pub use job::{parse_size, size_in_name, CountJob, CountLayout, CountSettings, TilingPuzzle};
+pub use options::{parse_board_size, BoardChoice, BoardChoiceError, SearchOptions, SizeError};
+pub use progress::{CountProgress, LINE_INTERVAL};
 pub use shapes::{
     parse_pieces, pentominoes, Color, Piece, PieceCell, PiecesError, Transform, TRANSFORMS,
 };

@@ -23,6 +23,43 @@ pub struct BookBuilder {
     pub table_mb: usize,
 }
 
+/// The settings of `connect4 book`, as the command line takes them.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BookOptions {
+    /// The board.
+    #[command(flatten)]
+    pub board: crate::connect4::BoardSettings,
+    /// Positions with up to this many stones.
+    #[arg(long)]
+    pub depth: u32,
+    /// Only win, draw or loss per position: a faster build, for `solve --weak` and `play`.
+    #[arg(long)]
+    pub weak: bool,
+    /// The book file to write.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB
+    /// and doubles it as it grows).
+    #[arg(long, default_value_t = crate::connect4::DEFAULT_TABLE_MB, value_name = "MB", value_parser = crate::connect4::parse_table_mb)]
+    pub table_mb: usize,
+}
+
+impl BookOptions {
+    /// The builder of the book these settings describe.
+    pub fn builder(self) -> BookBuilder {
+        BookBuilder {
+            spec: BookSpec {
+                width: self.board.width,
+                height: self.board.height,
+                depth: self.depth,
+                weak: self.weak,
+            },
+            output: self.output,
+            table_mb: self.table_mb,
+        }
+    }
+}
+
 /// What a build reports as it goes.
 #[derive(Debug)]
 pub enum BuildEvent<'a> {

@@ -14,6 +14,7 @@
 
 mod book;
 mod build;
+mod build_progress;
 mod builder;
 mod checkpoint;
 mod ordering;
@@ -23,7 +24,8 @@ mod table;
 
 pub use book::{Book, BookError, BookSpec};
 pub use build::{build_book, BookStats, SolvedPosition};
-pub use builder::{BookBuildError, BookBuilder, BuildEvent};
+pub use build_progress::BuildProgress;
+pub use builder::{BookBuildError, BookBuilder, BookOptions, BuildEvent};
 pub use checkpoint::Checkpoint;
 pub use position::{Bits, Geometry, Position};
 pub use search::{Analysis, Solver};
