@@ -15,6 +15,7 @@
 //! ```
 
 pub mod backtrack;
+pub mod big;
 pub mod check;
 pub mod display;
 mod dlx;
@@ -23,6 +24,7 @@ pub mod generate;
 mod grid;
 mod job;
 
+pub use big::BigSolver;
 pub use check::{check_solution, CheckError};
 pub use dlx::DlxSolver;
 pub use grid::{box_size_of_side, digit_char, Conflict, Grid, GridError, Unit, MAX_BOX, MIN_BOX};
@@ -41,8 +43,8 @@ pub enum Algorithm {
     /// Classic cell-by-cell backtracking (the baseline): row-major order, digits in
     /// increasing order.
     Backtrack,
-    /// Bitset solver with constraint propagation, the fastest on 9×9; other sizes are
-    /// solved by dlx.
+    /// Bitset solvers with constraint propagation, the fastest on every size: one for
+    /// 9×9, one for the other sizes.
     Fast,
 }
 
@@ -140,6 +142,7 @@ impl SearchResult {
 pub struct Solver {
     algorithm: Algorithm,
     dlx: Vec<DlxSolver>,
+    big: BigSolver,
 }
 
 impl Solver {
@@ -148,6 +151,7 @@ impl Solver {
         Solver {
             algorithm,
             dlx: Vec::new(),
+            big: BigSolver::new(),
         }
     }
 
@@ -169,7 +173,8 @@ impl Solver {
         match self.algorithm {
             Algorithm::Backtrack => backtrack::solve(grid, limit, meter),
             Algorithm::Fast if grid.side() == 9 => fast::solve(grid, limit, meter),
-            Algorithm::Dlx | Algorithm::Fast => {
+            Algorithm::Fast => self.big.solve(grid, limit, meter),
+            Algorithm::Dlx => {
                 let index = match self
                     .dlx
                     .iter()
