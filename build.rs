@@ -38,7 +38,12 @@ fn main() {
 /// that need them carry `#[cfg_attr(flag, ignore = "why")]`. The tests run where they are
 /// built, so the build machine's CPU is theirs.
 fn mark_skips() {
-    for flag in ["corpora_missing", "cpu_lacks_avx2", "cpu_lacks_bmi2"] {
+    for flag in [
+        "corpora_missing",
+        "extra_corpora_missing",
+        "cpu_lacks_avx2",
+        "cpu_lacks_bmi2",
+    ] {
         println!("cargo::rustc-check-cfg=cfg({flag})");
     }
     println!("cargo:rerun-if-env-changed=PUZZLEBENCH_CORPORA");
@@ -52,6 +57,17 @@ fn mark_skips() {
     } else if !required {
         // Under PUZZLEBENCH_REQUIRE_CORPORA=1 the tests run, and fail on the missing files.
         println!("cargo:rustc-cfg=corpora_missing");
+    }
+    // Public sets that may not be redistributed in the shared corpora either (docs/corpora.md:
+    // Gecode's 16×16 and 25×25 Sudokus): never required, CI has no network to fetch them.
+    println!("cargo:rerun-if-env-changed=PUZZLEBENCH_EXTRA_CORPORA");
+    let extra = std::env::var_os("PUZZLEBENCH_EXTRA_CORPORA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new("../corpora-extra").to_path_buf());
+    if extra.is_dir() {
+        println!("cargo:rerun-if-changed={}", extra.display());
+    } else {
+        println!("cargo:rustc-cfg=extra_corpora_missing");
     }
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
         #[cfg(target_arch = "x86_64")]

@@ -128,7 +128,7 @@ impl<S: Shape> Board<S> {
             if self.hidden_singles(queue)? {
                 continue;
             }
-            if std::env::var_os("NOLC").is_some() || !self.locked_candidates(queue)? {
+            if !self.locked_candidates(queue)? {
                 return Ok(());
             }
         }

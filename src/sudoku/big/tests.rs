@@ -8,7 +8,7 @@ use crate::sudoku::{check_solution, Algorithm, Solver, Status};
 
 /// Solves `grid` with this solver and with `dlx`, checks every solution found with the
 /// independent checker, and asserts that both agree on the count (up to `limit`) and,
-/// for a unique solution, on the solution.
+/// for a unique solution (proved with a limit of 2 or more), on the solution.
 fn assert_agrees_with_dlx(solver: &mut BigSolver, grid: &Grid, limit: u64) -> SearchResult {
     let ours = solver.solve(grid, limit, &mut Meter::unlimited());
     let theirs = Solver::new(Algorithm::Dlx).solve(grid, limit);
@@ -17,7 +17,7 @@ fn assert_agrees_with_dlx(solver: &mut BigSolver, grid: &Grid, limit: u64) -> Se
         check_solution(grid, solution).unwrap_or_else(|e| panic!("{grid}: {e}"));
     }
     assert_eq!(ours.first_solution.is_some(), ours.solutions > 0);
-    if ours.solutions == 1 {
+    if ours.solutions == 1 && limit >= 2 {
         assert_eq!(ours.first_solution, theirs.first_solution, "{grid}");
     }
     ours
@@ -43,9 +43,11 @@ fn random_partial(box_size: usize, blanks: usize, rewrite: f64, rng: &mut ChaCha
 fn generated_puzzles_agree_with_dlx_on_every_size() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut solver = BigSolver::new();
-    for (box_size, count) in [(2, 50), (3, 30), (4, 8), (5, 2)] {
+    // Minimal puzzles up to 16×16; 25×25 ones stop at 380 clues (minimal ones take
+    // minutes to make).
+    for (box_size, count, min_clues) in [(2, 50, 0), (3, 30, 0), (4, 6, 0), (5, 3, 380)] {
         for _ in 0..count {
-            let generated = generate(box_size, 0, &mut rng);
+            let generated = generate(box_size, min_clues, &mut rng);
             let result = assert_agrees_with_dlx(&mut solver, &generated.puzzle, 2);
             assert_eq!(result.status(), Status::Solved);
             assert_eq!(result.first_solution, Some(generated.solution));
@@ -62,7 +64,7 @@ fn random_partial_grids_agree_with_dlx() {
         (2, 300, 4..14),
         (3, 300, 40..70),
         (4, 200, 120..200),
-        (5, 40, 300..420),
+        (5, 30, 200..330),
     ] {
         for _ in 0..count {
             let blanks = rng.gen_range(blanks.clone());
