@@ -92,7 +92,8 @@ pub struct SearchResult {
     /// The first solution found.
     pub first_solution: Option<Grid>,
     /// Search effort: real guesses for `dlx` (options tried where two or more remained)
-    /// and for `fast` (digits tried in cells where two or more remained), digits placed
+    /// and for `fast` (digits tried in cells where two or more remained; off 9×9, the
+    /// digit taken out again after a failed guess is not counted), digits placed
     /// for `backtrack`.
     pub guesses: u64,
     /// The budget the search stopped at before it was done: `solutions` then counts

@@ -160,10 +160,18 @@ impl<S: Shape> Board<S> {
 
     /// Finds the digits with one place left in a unit and assigns them there; `Err` if a
     /// digit has no place left in some unit. True if it assigned any.
+    ///
+    /// The digits found are placed at once and the units that changed join the scan, so
+    /// one call follows a whole cascade of singles: scanning every changed unit again
+    /// after each round of placements made easy 25×25 puzzles slower than `dlx`.
     fn hidden_singles(&mut self, queue: &mut Queue) -> Result<bool, Contradiction> {
         let mut found = false;
-        let mut dirty = std::mem::take(&mut self.dirty);
-        while dirty != 0 {
+        let mut dirty = 0;
+        loop {
+            dirty |= std::mem::take(&mut self.dirty);
+            if dirty == 0 {
+                break;
+            }
             let unit = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
             let (mut once, mut twice, mut placed) = (0, 0, 0);
@@ -195,6 +203,7 @@ impl<S: Shape> Board<S> {
                     self.dirty |= S::units_bits(cell);
                 }
             }
+            self.place_queued(queue)?;
         }
         Ok(found)
     }
