@@ -63,6 +63,7 @@ fn mark_skips() {
     for flag in [
         "corpora_missing",
         "spark_missing",
+        "extra_corpora_missing",
         "cpu_lacks_avx2",
         "cpu_lacks_bmi2",
     ] {
@@ -81,6 +82,17 @@ fn mark_skips() {
         println!("cargo:rustc-cfg=corpora_missing");
     }
     mark_spark();
+    // Public sets that may not be redistributed in the shared corpora either (docs/corpora.md:
+    // Gecode's 16×16 and 25×25 Sudokus): never required, CI has no network to fetch them.
+    println!("cargo:rerun-if-env-changed=PUZZLEBENCH_EXTRA_CORPORA");
+    let extra = std::env::var_os("PUZZLEBENCH_EXTRA_CORPORA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new("../corpora-extra").to_path_buf());
+    if extra.is_dir() {
+        println!("cargo:rerun-if-changed={}", extra.display());
+    } else {
+        println!("cargo:rustc-cfg=extra_corpora_missing");
+    }
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
         #[cfg(target_arch = "x86_64")]
         {

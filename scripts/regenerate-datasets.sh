@@ -17,3 +17,14 @@ bin=target/release/puzzlebench
 "$bin" sudoku generate --count 1000 --seed 1 --format csv -o datasets/sudoku/generated-1k.csv
 "$bin" sudoku generate --count 200 --seed 2 --difficulty hard -o datasets/sudoku/generated-hard-200.txt
 "$bin" sudoku generate --count 20 --seed 3 --size 16 -o datasets/sudoku/generated-16x16-20.txt
+# Sudoku 16x16 and 25x25 (fast against dlx, docs/performance.md): easy ones (solved by
+# deductions alone), minimal 16x16 ones (every clue needed), and hard 25x25 ones down to 310
+# clues. Minimal 25x25 puzzles (about 270 clues) take minutes each to make: for larger or
+# harder sets, the same command with --min-clues 0 (or lower --min-clues) and more --count.
+"$bin" sudoku generate --count 100 --seed 16 --size 16 --min-clues 150 --difficulty easy \
+  -o datasets/sudoku/generated-16x16-easy-100.txt
+"$bin" sudoku generate --count 100 --seed 17 --size 16 -o datasets/sudoku/generated-16x16-minimal-100.txt
+"$bin" sudoku generate --count 40 --seed 25 --size 25 --min-clues 400 --difficulty easy \
+  -o datasets/sudoku/generated-25x25-easy-40.txt
+"$bin" sudoku generate --count 30 --seed 28 --size 25 --min-clues 310 --difficulty hard \
+  -o datasets/sudoku/generated-25x25-hard-30.txt

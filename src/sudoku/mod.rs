@@ -15,6 +15,7 @@
 //! ```
 
 pub mod backtrack;
+pub mod big;
 pub mod check;
 pub mod display;
 mod dlx;
@@ -23,6 +24,7 @@ pub mod generate;
 mod grid;
 mod job;
 
+pub use big::BigSolver;
 pub use check::{check_solution, CheckError};
 pub use dlx::DlxSolver;
 pub use grid::{
@@ -47,8 +49,8 @@ pub enum Algorithm {
     /// Classic cell-by-cell backtracking (the baseline): row-major order, digits in
     /// increasing order.
     Backtrack,
-    /// Bitset solver with constraint propagation, the fastest on 9×9; other sizes are
-    /// solved by dlx.
+    /// Bitset solvers with constraint propagation, the fastest on every size: one for
+    /// 9×9, one for the other sizes.
     Fast,
 }
 
@@ -96,7 +98,8 @@ pub struct SearchResult {
     /// The first solution found.
     pub first_solution: Option<Grid>,
     /// Search effort: real guesses for `dlx` (options tried where two or more remained)
-    /// and for `fast` (digits tried in cells where two or more remained), digits placed
+    /// and for `fast` (digits tried in cells where two or more remained; off 9×9, the
+    /// digit taken out again after a failed guess is not counted), digits placed
     /// for `backtrack`.
     pub guesses: u64,
     /// The budget the search stopped at before it was done: `solutions` then counts
@@ -146,6 +149,7 @@ impl SearchResult {
 pub struct Solver {
     algorithm: Algorithm,
     dlx: Vec<DlxSolver>,
+    big: BigSolver,
 }
 
 impl Solver {
@@ -154,6 +158,7 @@ impl Solver {
         Solver {
             algorithm,
             dlx: Vec::new(),
+            big: BigSolver::new(),
         }
     }
 
@@ -175,7 +180,8 @@ impl Solver {
         match self.algorithm {
             Algorithm::Backtrack => backtrack::solve(grid, limit, meter),
             Algorithm::Fast if grid.side() == 9 => fast::solve(grid, limit, meter),
-            Algorithm::Dlx | Algorithm::Fast => {
+            Algorithm::Fast => self.big.solve(grid, limit, meter),
+            Algorithm::Dlx => {
                 let index = match self
                     .dlx
                     .iter()

@@ -1,0 +1,129 @@
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+use crate::budget::{Budget, OverBudget};
+use crate::sudoku::generate::{generate, random_solution};
+use crate::sudoku::{check_solution, Algorithm, Solver, Status};
+
+/// Solves `grid` with this solver and with `dlx`, checks every solution found with the
+/// independent checker, and asserts that both agree on the count (up to `limit`) and,
+/// for a unique solution (proved with a limit of 2 or more), on the solution.
+fn assert_agrees_with_dlx(solver: &mut BigSolver, grid: &Grid, limit: u64) -> SearchResult {
+    let ours = solver.solve(grid, limit, &mut Meter::unlimited());
+    let theirs = Solver::new(Algorithm::Dlx).solve(grid, limit);
+    assert_eq!(ours.solutions, theirs.solutions, "{grid}");
+    if let Some(solution) = &ours.first_solution {
+        check_solution(grid, solution).unwrap_or_else(|e| panic!("{grid}: {e}"));
+    }
+    assert_eq!(ours.first_solution.is_some(), ours.solutions > 0);
+    if ours.solutions == 1 && limit >= 2 {
+        assert_eq!(ours.first_solution, theirs.first_solution, "{grid}");
+    }
+    ours
+}
+
+/// A full grid with `blanks` random cells blanked and, with probability `rewrite`, one
+/// random cell (blank or not) set to a random digit: solvable with one or several
+/// solutions, or (after the rewrite) often not.
+fn random_partial(box_size: usize, blanks: usize, rewrite: f64, rng: &mut ChaCha8Rng) -> Grid {
+    let mut grid = random_solution(box_size, rng);
+    let side = grid.side();
+    for _ in 0..blanks {
+        grid.set(rng.gen_range(0..side), rng.gen_range(0..side), 0);
+    }
+    if rng.gen_bool(rewrite) {
+        let digit = rng.gen_range(1..=side as u8);
+        grid.set(rng.gen_range(0..side), rng.gen_range(0..side), digit);
+    }
+    grid
+}
+
+#[test]
+fn generated_puzzles_agree_with_dlx_on_every_size() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut solver = BigSolver::new();
+    // Minimal puzzles up to 16×16; 25×25 ones stop at 380 clues (minimal ones take
+    // minutes to make).
+    for (box_size, count, min_clues) in [(2, 50, 0), (3, 30, 0), (4, 6, 0), (5, 3, 380)] {
+        for _ in 0..count {
+            let generated = generate(box_size, min_clues, &mut rng);
+            let result = assert_agrees_with_dlx(&mut solver, &generated.puzzle, 2);
+            assert_eq!(result.status(), Status::Solved);
+            assert_eq!(result.first_solution, Some(generated.solution));
+        }
+    }
+}
+
+#[test]
+fn random_partial_grids_agree_with_dlx() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let mut solver = BigSolver::new();
+    let mut seen = [0; 3];
+    for (box_size, count, blanks) in [
+        (2, 300, 4..14),
+        (3, 300, 40..70),
+        (4, 200, 120..200),
+        (5, 30, 200..330),
+    ] {
+        for _ in 0..count {
+            let blanks = rng.gen_range(blanks.clone());
+            let grid = random_partial(box_size, blanks, 0.4, &mut rng);
+            for limit in [1, 2, 5] {
+                let result = assert_agrees_with_dlx(&mut solver, &grid, limit);
+                if limit == 2 {
+                    seen[Status::ALL
+                        .iter()
+                        .position(|&s| s == result.status())
+                        .unwrap()] += 1;
+                }
+            }
+        }
+    }
+    // The grids cover every verdict.
+    assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
+}
+
+#[test]
+fn empty_grids_count_up_to_the_limit() {
+    let mut solver = BigSolver::new();
+    // 4×4: exactly 288 grids.
+    let empty = Grid::empty(2).unwrap();
+    assert_eq!(
+        solver
+            .solve(&empty, 1000, &mut Meter::unlimited())
+            .solutions,
+        288
+    );
+    for box_size in [4, 5] {
+        let empty = Grid::empty(box_size).unwrap();
+        for limit in [1, 2, 7] {
+            let result = solver.solve(&empty, limit, &mut Meter::unlimited());
+            assert_eq!(result.solutions, limit);
+            check_solution(&empty, &result.first_solution.unwrap()).unwrap();
+        }
+    }
+}
+
+#[test]
+fn conflicting_clues_are_unsolvable() {
+    let mut grid = Grid::empty(4).unwrap();
+    grid.set(0, 0, 7);
+    grid.set(0, 15, 7);
+    let result = BigSolver::new().solve(&grid, 2, &mut Meter::unlimited());
+    assert_eq!(result.status(), Status::Unsolvable);
+    assert_eq!(result.first_solution, None);
+}
+
+#[test]
+fn a_node_budget_stops_the_search() {
+    // An empty 25×25 grid needs hundreds of guesses for its first solution.
+    let empty = Grid::empty(5).unwrap();
+    let mut meter = Meter::start(Budget {
+        timeout: None,
+        max_nodes: Some(10),
+    });
+    let result = BigSolver::new().solve(&empty, 2, &mut meter);
+    assert_eq!(result.stopped, Some(OverBudget::Nodes(10)));
+    assert_eq!(result.guesses, 11);
+}
