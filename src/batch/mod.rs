@@ -175,7 +175,10 @@ pub enum JobError {
         header: Vec<String>,
     },
     /// A CSV row is too short to have one of the job's columns.
-    #[error("the row has {fields} fields, so no column {name:?} (field {position})")]
+    #[error(
+        "the row has {fields} fields, so no column {} (field {position})",
+        Excerpt::quoted(name)
+    )]
     MissingField {
         /// Fields in the row.
         fields: usize,

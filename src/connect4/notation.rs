@@ -163,7 +163,8 @@ fn parse_colors(text: &str) -> Result<GameLog, NotationError> {
             None => {
                 return Err(bad(&format!(
                     "a third colour; the game's colours are {} and {}",
-                    names[0], names[1]
+                    Excerpt::plain(&names[0]),
+                    Excerpt::plain(&names[1])
                 )))
             }
         };

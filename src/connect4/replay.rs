@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::board::{lines_through, Board, Mask, MoveResult};
 use super::notation::GameLog;
+use crate::batch::Excerpt;
 
 /// What to do with moves after the game has ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -143,7 +144,7 @@ pub fn replay<M: Mask>(log: &GameLog, width: usize, height: usize, after_end: Af
                 return invalid(
                     InvalidKind::Turn,
                     ply,
-                    format!("{name} moved twice in a row"),
+                    format!("{} moved twice in a row", Excerpt::plain(name)),
                 );
             }
         }

@@ -43,7 +43,8 @@ pub enum ResumeError {
 
 /// Opens the results file at `path`, written in `format` by an interrupted run, to append
 /// the rows still missing: a torn last line is cut off, and the file's columns and last
-/// row say where the run stopped. A missing file is an error: `--resume` continues a run.
+/// row say where the run stopped. A missing file is an error: `--resume` continues a run;
+/// a file that is not a results file is refused unchanged.
 pub fn resume_output(path: &Path, format: OutputFormat) -> Result<Resumed, ResumeError> {
     let io_error = |source| ResumeError::Io {
         path: path.to_path_buf(),
@@ -55,16 +56,19 @@ pub fn resume_output(path: &Path, format: OutputFormat) -> Result<Resumed, Resum
         .open(path)
         .map_err(io_error)?;
     let whole = whole_lines_length(&mut file).map_err(io_error)?;
-    file.set_len(whole).map_err(io_error)?;
     file.seek(SeekFrom::Start(0)).map_err(io_error)?;
+    // The whole lines are read before anything is cut: a file that turns out not to be a
+    // results file (a user's data named by mistake) is refused as it was.
+    let lines = BufReader::new((&mut file).take(whole));
     let scanned = match format {
-        OutputFormat::Csv => scan_csv(&mut file),
-        OutputFormat::Jsonl => scan_jsonl(&mut file),
+        OutputFormat::Csv => scan_csv(lines),
+        OutputFormat::Jsonl => scan_jsonl(lines),
     };
     let point = scanned.map_err(|why| ResumeError::NotResults {
         path: path.to_path_buf(),
         why,
     })?;
+    file.set_len(whole).map_err(io_error)?;
     file.seek(SeekFrom::End(0)).map_err(io_error)?;
     Ok(Resumed { file, point })
 }
@@ -89,10 +93,10 @@ fn whole_lines_length(file: &mut File) -> io::Result<u64> {
 }
 
 /// The header and the last row of a CSV results file.
-fn scan_csv(file: &mut File) -> Result<Option<ResumePoint>, String> {
+fn scan_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
-        .from_reader(BufReader::new(file));
+        .from_reader(lines);
     let columns: Vec<String> = match reader.headers() {
         Ok(header) => header.iter().map(String::from).collect(),
         Err(error) => return Err(format!("not CSV: {error}")),
@@ -122,11 +126,11 @@ fn scan_csv(file: &mut File) -> Result<Option<ResumePoint>, String> {
 }
 
 /// The keys of the first object and the last row of a JSON Lines results file.
-fn scan_jsonl(file: &mut File) -> Result<Option<ResumePoint>, String> {
+fn scan_jsonl(lines: impl BufRead) -> Result<Option<ResumePoint>, String> {
     let mut columns = Vec::new();
     let mut rows = 0u64;
     let mut last = String::new();
-    for (index, line) in BufReader::new(file).lines().enumerate() {
+    for (index, line) in lines.lines().enumerate() {
         let line = line.map_err(|e| format!("line {}: {e}", index + 1))?;
         if rows == 0 {
             let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&line)

@@ -2,7 +2,9 @@
 
 use serde::Deserialize;
 
-use crate::batch::{InputFormat, InputSpec, Job, JobError, Outcome, Record, RecordContent, Value};
+use crate::batch::{
+    Excerpt, InputFormat, InputSpec, Job, JobError, Outcome, Record, RecordContent, Value,
+};
 use crate::budget::Meter;
 use crate::puzzle::{Answer, Puzzle, PuzzleError};
 
@@ -184,7 +186,8 @@ impl SolveJob {
                 let text = JobError::field(fields, *index, name)?.trim();
                 if text.is_empty() {
                     Err(JobError::Invalid(format!(
-                        "empty puzzle in column {name:?}"
+                        "empty puzzle in column {}",
+                        Excerpt::quoted(name)
                     )))
                 } else {
                     Ok(text)
@@ -278,7 +281,9 @@ impl Job for SolveJob {
     ) -> Result<Outcome, JobError> {
         let text = self.puzzle_text(layout, record)?;
         let in_field = |message: String| match &layout.puzzle {
-            Some((_, name)) => JobError::Invalid(format!("column {name:?}: {message}")),
+            Some((_, name)) => {
+                JobError::Invalid(format!("column {}: {message}", Excerpt::quoted(name)))
+            }
             None => JobError::Invalid(message),
         };
         let grid = Grid::from_line(text, self.side).map_err(|e| in_field(e.to_string()))?;
@@ -312,7 +317,8 @@ impl Job for SolveJob {
                 if !matches {
                     failed = true;
                     if error.is_empty() {
-                        error = format!("the solution differs from column {name:?}");
+                        error =
+                            format!("the solution differs from column {}", Excerpt::quoted(name));
                     }
                 }
                 Some(Value::Text(

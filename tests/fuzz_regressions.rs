@@ -1,0 +1,99 @@
+//! Regression tests for what `cargo fuzz` found (see docs/reliability.md, "Fuzzing"): each
+//! failing input, cut down to a few bytes, in a test that runs on stable.
+
+use puzzlebench::report::{resume_output, OutputFormat};
+
+/// `resume_output` on `bytes` written to a fresh file: its answer and the file afterwards.
+fn resume_bytes(bytes: &[u8], format: OutputFormat) -> (Result<(), String>, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows");
+    std::fs::write(&path, bytes).unwrap();
+    let result = resume_output(&path, format)
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    (result, std::fs::read(&path).unwrap())
+}
+
+#[test]
+fn a_file_refused_by_resume_keeps_its_last_line() {
+    // Found by fuzz target resume_output: the torn last line was cut off before the file
+    // was found not to be a results file, so `-o data.txt --resume` on a file of records
+    // without a final newline lost its last record, though the run was refused.
+    for (bytes, format) in [
+        (&b"{\"line\":1}\nnot json\n{\"li"[..], OutputFormat::Jsonl),
+        (&b"puzzle\n..3..\n..4.."[..], OutputFormat::Csv),
+        (&b"line,status\n1,ok\n\"x\n2,o"[..], OutputFormat::Csv),
+    ] {
+        let (result, after) = resume_bytes(bytes, format);
+        assert!(result.is_err(), "{format:?} {bytes:?} was accepted");
+        assert_eq!(after, bytes, "{format:?}: a refused file was changed");
+    }
+    // A file accepted is still cut after its last whole line.
+    let (result, after) = resume_bytes(b"line,status\n1,ok\n2,o", OutputFormat::Csv);
+    assert_eq!(result, Ok(()));
+    assert_eq!(after, b"line,status\n1,ok\n");
+}
+
+/// The error of a Sudoku CSV record whose puzzle and solution columns have names of 500
+/// characters.
+fn sudoku_error_under_a_long_column_name(fields: Vec<String>) -> String {
+    use puzzlebench::batch::{InputFormat, InputSpec, Job, Record, RecordContent};
+    use puzzlebench::budget::Meter;
+    use puzzlebench::puzzle::Puzzle;
+    use puzzlebench::sudoku::{SolveJob, SudokuPuzzle};
+
+    let inputs = [InputSpec::new("puzzles.csv", Some(InputFormat::Csv))];
+    let job = SolveJob {
+        expected_column: Some("s".repeat(500)),
+        ..SudokuPuzzle::job(&Default::default(), "fast", &inputs).unwrap()
+    };
+    let header = ["p".repeat(500), "s".repeat(500)];
+    let layout = job.layout(&inputs[0], Some(&header)).unwrap();
+    let record = Record {
+        line: 2,
+        content: RecordContent::Fields(fields),
+    };
+    let mut worker = job.new_worker();
+    match job.process(&mut worker, &layout, &record, &mut Meter::unlimited()) {
+        Ok(outcome) => outcome.error,
+        Err(error) => error.to_string(),
+    }
+}
+
+#[test]
+fn errors_quote_at_most_80_characters_of_a_csv_column_name() {
+    // Found by fuzz target batch_run: a CSV header's column name was quoted whole in
+    // every error row about that column (a 600-character message from a garbage header).
+    let solution = "1234341221434321".to_string();
+    for fields in [
+        vec!["12x4".to_string(), solution.clone()],
+        vec!["  ".to_string(), solution.clone()],
+        vec!["12..34..21..43..".to_string()],
+        vec!["12..34..21..43..".to_string(), "2".repeat(16)],
+    ] {
+        let error = sudoku_error_under_a_long_column_name(fields.clone());
+        assert!(error.contains("ppp") || error.contains("sss"), "{fields:?}: {error}");
+        assert!(error.chars().count() < 250, "{fields:?}: {error}");
+    }
+}
+
+#[test]
+fn errors_quote_at_most_80_characters_of_a_colour_name() {
+    // Found looking for the batch_run finding's kin (the fuzz target now checks it too):
+    // colour names were written whole into the messages for a move out of turn and for a
+    // third colour.
+    use puzzlebench::connect4::{replay, AfterEnd, GameLog, Notation, NotationError};
+
+    let (red, blue) = ("R".repeat(500), "B".repeat(500));
+    let log = GameLog::parse(&format!("D_{red}, D_{red}"), Notation::Auto).unwrap();
+    let verdict = replay::<u64>(&log, 7, 6, AfterEnd::Error);
+    let (_, message) = verdict.invalid.expect("a move out of turn");
+    assert!(message.contains("RRR") && message.contains("moved twice"), "{message}");
+    assert!(message.chars().count() < 400, "{message}");
+
+    let error = GameLog::parse(&format!("D_{red}, D_{blue}, D_Y"), Notation::Auto).unwrap_err();
+    assert!(matches!(error, NotationError::BadToken { index: 3, .. }));
+    let message = error.to_string();
+    assert!(message.contains("a third colour"), "{message}");
+    assert!(message.chars().count() < 400, "{message}");
+}
