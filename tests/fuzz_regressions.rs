@@ -72,7 +72,10 @@ fn errors_quote_at_most_80_characters_of_a_csv_column_name() {
         vec!["12..34..21..43..".to_string(), "2".repeat(16)],
     ] {
         let error = sudoku_error_under_a_long_column_name(fields.clone());
-        assert!(error.contains("ppp") || error.contains("sss"), "{fields:?}: {error}");
+        assert!(
+            error.contains("ppp") || error.contains("sss"),
+            "{fields:?}: {error}"
+        );
         assert!(error.chars().count() < 250, "{fields:?}: {error}");
     }
 }
@@ -88,7 +91,10 @@ fn errors_quote_at_most_80_characters_of_a_colour_name() {
     let log = GameLog::parse(&format!("D_{red}, D_{red}"), Notation::Auto).unwrap();
     let verdict = replay::<u64>(&log, 7, 6, AfterEnd::Error);
     let (_, message) = verdict.invalid.expect("a move out of turn");
-    assert!(message.contains("RRR") && message.contains("moved twice"), "{message}");
+    assert!(
+        message.contains("RRR") && message.contains("moved twice"),
+        "{message}"
+    );
     assert!(message.chars().count() < 400, "{message}");
 
     let error = GameLog::parse(&format!("D_{red}, D_{blue}, D_Y"), Notation::Auto).unwrap_err();

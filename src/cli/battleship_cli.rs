@@ -7,11 +7,11 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
-use puzzlebench::batch::InputFormat;
+use puzzlebench::batch::{InputFormat, InputSpec};
 use puzzlebench::battleship::generate::{write_fields, FieldBatch};
 use puzzlebench::battleship::{FieldFormat, ValidateJob};
 
-use super::{create_output, input_specs, run_job, RunArgs};
+use super::{create_output, run_job, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum BattleshipCommand {
@@ -46,7 +46,7 @@ pub(super) struct BattleshipGenerateArgs {
 pub(super) fn validate_battleship(args: BattleshipValidateArgs) -> Result<ExitCode> {
     // Blocks are forced; lines or CSV (a `field` column) follow the file's extension.
     let forced = matches!(args.job.format, FieldFormat::Blocks).then_some(InputFormat::Blocks);
-    let inputs = input_specs(&args.run.files, forced)?;
+    let inputs = InputSpec::for_names(&args.run.files, forced)?;
     run_job(&args.job, "battleship validate", &inputs, &args.run)
 }
 

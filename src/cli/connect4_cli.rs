@@ -7,14 +7,14 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
-use puzzlebench::batch::InputFormat;
+use puzzlebench::batch::{InputFormat, InputSpec};
 use puzzlebench::connect4::generate::GameBatch;
 use puzzlebench::connect4::play::{play, GameEnd, GameLogFile};
 use puzzlebench::connect4::solve::{BookOptions, BuildProgress};
 use puzzlebench::connect4::{PlayOptions, SolveOptions, ValidateOptions};
 use puzzlebench::report;
 
-use super::{create_output, input_specs, parse_threads, run_job, thread_pool, to_stderr, RunArgs};
+use super::{create_output, parse_threads, run_job, thread_pool, to_stderr, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum Connect4Command {
@@ -91,7 +91,7 @@ pub(super) struct Connect4SolveArgs {
 
 pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
     let job = args.options.job()?;
-    let inputs = input_specs(&args.run.files, None)?;
+    let inputs = InputSpec::for_names(&args.run.files, None)?;
     run_job(&job, "connect4 solve", &inputs, &args.run)
 }
 
@@ -130,7 +130,7 @@ pub(super) fn play_connect4(options: PlayOptions) -> Result<ExitCode> {
 
 pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> {
     let job = args.options.job()?;
-    let inputs = input_specs(&args.run.files, args.format)?;
+    let inputs = InputSpec::for_names(&args.run.files, args.format)?;
     run_job(&job, "connect4 validate", &inputs, &args.run)
 }
 

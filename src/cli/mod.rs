@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 use puzzlebench::batch::{
-    self, parse_threads, InputFormat, InputSpec, Interruption, Job, NoProgress, Progress,
-    RunOptions, TerminalProgress,
+    self, parse_threads, InputSpec, Interruption, Job, NoProgress, Progress, RunOptions,
+    TerminalProgress,
 };
 use puzzlebench::budget::Budget;
 use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
@@ -173,12 +173,6 @@ fn to_stderr(text: &str) -> Result<()> {
         .write_all(text.as_bytes())
         .and_then(|()| stderr.flush())
         .context("cannot write to standard error")
-}
-
-/// Input specs for the named files (standard input when none), each checked to be
-/// readable before anything runs, so a typo fails fast with exit code 2.
-fn input_specs(files: &[String], forced: Option<InputFormat>) -> Result<Vec<InputSpec>> {
-    Ok(InputSpec::for_names(files, forced)?)
 }
 
 /// Runs a job over its inputs with the common options: rows to the output, progress and

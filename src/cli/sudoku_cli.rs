@@ -7,13 +7,13 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 
-use puzzlebench::batch::{self, InputFormat, NoProgress, RunOptions};
+use puzzlebench::batch::{self, InputFormat, InputSpec, NoProgress, RunOptions};
 use puzzlebench::report;
 use puzzlebench::sudoku::display::BlockWriter;
 use puzzlebench::sudoku::generate::{generate_batch, write_generated, Batch};
 use puzzlebench::sudoku::{self, Algorithm, PuzzleLocation, SolveOptions};
 
-use super::{create_output, exit_code, input_specs, parse_threads, run_job, thread_pool, RunArgs};
+use super::{create_output, exit_code, parse_threads, run_job, thread_pool, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum SudokuCommand {
@@ -82,13 +82,13 @@ pub(super) struct ShowArgs {
 }
 
 pub(super) fn solve_sudoku(args: SolveArgs) -> Result<ExitCode> {
-    let inputs = input_specs(&args.run.files, args.format)?;
+    let inputs = InputSpec::for_names(&args.run.files, args.format)?;
     let job = args.options.job(&inputs);
     run_job(&job, "sudoku solve", &inputs, &args.run)
 }
 
 pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
-    let inputs = input_specs(&args.files, args.format)?;
+    let inputs = InputSpec::for_names(&args.files, args.format)?;
     let job = sudoku::ShowJob {
         side: args.puzzle.size,
         column: args.puzzle.column,
