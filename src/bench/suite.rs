@@ -571,7 +571,7 @@ mod tests {
         names.sort();
         assert_eq!(
             names,
-            ["default", "shared-connect4", "shared-sudoku"],
+            ["default", "shared-connect4", "shared-sudoku", "sudoku-big"],
             "one test per suite file"
         );
     }
@@ -649,7 +649,11 @@ mod tests {
             .collect();
         let files = [
             "generated-16x16-20.txt",
+            "generated-16x16-easy-100.txt",
+            "generated-16x16-minimal-100.txt",
             "generated-1k.csv",
+            "generated-25x25-easy-40.txt",
+            "generated-25x25-hard-30.txt",
             "generated-hard-200.txt",
             "mixed.txt",
             "seed-puzzles.csv",
