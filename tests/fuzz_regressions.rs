@@ -72,7 +72,10 @@ fn errors_quote_at_most_80_characters_of_a_csv_column_name() {
         vec!["12..34..21..43..".to_string(), "2".repeat(16)],
     ] {
         let error = sudoku_error_under_a_long_column_name(fields.clone());
-        assert!(error.contains("ppp") || error.contains("sss"), "{fields:?}: {error}");
+        assert!(
+            error.contains("ppp") || error.contains("sss"),
+            "{fields:?}: {error}"
+        );
         assert!(error.chars().count() < 250, "{fields:?}: {error}");
     }
 }
@@ -88,7 +91,10 @@ fn errors_quote_at_most_80_characters_of_a_colour_name() {
     let log = GameLog::parse(&format!("D_{red}, D_{red}"), Notation::Auto).unwrap();
     let verdict = replay::<u64>(&log, 7, 6, AfterEnd::Error);
     let (_, message) = verdict.invalid.expect("a move out of turn");
-    assert!(message.contains("RRR") && message.contains("moved twice"), "{message}");
+    assert!(
+        message.contains("RRR") && message.contains("moved twice"),
+        "{message}"
+    );
     assert!(message.chars().count() < 400, "{message}");
 
     let error = GameLog::parse(&format!("D_{red}, D_{blue}, D_Y"), Notation::Auto).unwrap_err();
@@ -96,4 +102,19 @@ fn errors_quote_at_most_80_characters_of_a_colour_name() {
     let message = error.to_string();
     assert!(message.contains("a third colour"), "{message}");
     assert!(message.chars().count() < 400, "{message}");
+}
+
+#[test]
+fn a_battleship_json_error_quotes_at_most_80_characters() {
+    // Found by fuzz target battleship_validate: serde_json's message, which holds the
+    // whole offending string, was passed on as it was.
+    use puzzlebench::battleship::{Field, FieldFormat};
+
+    let text = format!("[\"{}\"]", "1".repeat(500));
+    let error = Field::parse(&text, FieldFormat::Auto, None)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("invalid type: string"), "{error}");
+    assert!(error.contains("at column 503"), "{error}");
+    assert!(error.chars().count() < 250, "{error}");
 }
