@@ -103,3 +103,18 @@ fn errors_quote_at_most_80_characters_of_a_colour_name() {
     assert!(message.contains("a third colour"), "{message}");
     assert!(message.chars().count() < 400, "{message}");
 }
+
+#[test]
+fn a_battleship_json_error_quotes_at_most_80_characters() {
+    // Found by fuzz target battleship_validate: serde_json's message, which holds the
+    // whole offending string, was passed on as it was.
+    use puzzlebench::battleship::{Field, FieldFormat};
+
+    let text = format!("[\"{}\"]", "1".repeat(500));
+    let error = Field::parse(&text, FieldFormat::Auto, None)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("invalid type: string"), "{error}");
+    assert!(error.contains("at column 503"), "{error}");
+    assert!(error.chars().count() < 250, "{error}");
+}

@@ -294,8 +294,7 @@ fn cell_value(character: char, row: usize, column: usize) -> Result<bool, FieldE
 }
 
 fn parse_json(text: &str) -> Result<Vec<Vec<bool>>, FieldError> {
-    let rows: Vec<Vec<serde_json::Value>> =
-        serde_json::from_str(text).map_err(|e| FieldError::Json(e.to_string()))?;
+    let rows: Vec<Vec<serde_json::Value>> = serde_json::from_str(text).map_err(json_error)?;
     rows.iter()
         .enumerate()
         .map(|(r, row)| {
@@ -314,6 +313,19 @@ fn parse_json(text: &str) -> Result<Vec<Vec<bool>>, FieldError> {
                 .collect()
         })
         .collect()
+}
+
+/// serde_json's message with the text it quotes cut to an [`Excerpt`] (it holds a whole
+/// offending string), then where the error is.
+fn json_error(error: serde_json::Error) -> FieldError {
+    let message = error.to_string();
+    let place = format!(" at line {} column {}", error.line(), error.column());
+    let what = message.strip_suffix(&place).unwrap_or(&message);
+    FieldError::Json(format!(
+        "{} at column {}",
+        Excerpt::plain(what),
+        error.column()
+    ))
 }
 
 #[cfg(test)]

@@ -1,0 +1,86 @@
+//! Connect Four solve lines (`<moves> [<score>]`, `<moves> [<board>] <label>`, `-`):
+//! parsing and solving under a node budget, on the classic board and on small ones where
+//! whole games are solved. Exact and weak searches that both finish agree on win, draw or
+//! loss, and the best moves are legal columns.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use puzzlebench::batch::{Job, Record, RecordContent, Value};
+use puzzlebench::budget::{Budget, Meter};
+use puzzlebench::connect4::{board_fits, SolveJob};
+
+const BUDGET: Budget = Budget {
+    timeout: None,
+    max_nodes: Some(5_000),
+};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let (width, height) = [
+        (7, 6),
+        (4, 4),
+        (5, 4),
+        (4, 5),
+        (7, 6),
+        (6, 5),
+        (8, 7),
+        (9, 7),
+    ][usize::from(selector & 7)];
+    let fits_u64 = board_fits(width, height).expect("a supported size");
+    let score_only = selector & 8 == 0;
+    let mut results = Vec::new();
+    for weak in [false, true] {
+        let job = SolveJob {
+            width,
+            height,
+            fits_u64,
+            weak,
+            table_mb: 1,
+            score_only,
+            book: None,
+        };
+        let mut worker = job.new_worker();
+        let record = Record {
+            line: 1,
+            content: RecordContent::Line(text.to_string()),
+        };
+        let outcome = match job.process(&mut worker, &(), &record, &mut Meter::start(BUDGET)) {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                let message = error.to_string();
+                assert!(
+                    !message.is_empty() && message.chars().count() < 600,
+                    "{message}"
+                );
+                return;
+            }
+        };
+        assert!(outcome.error.chars().count() < 600, "{outcome:?}");
+        assert_eq!(outcome.values.len(), job.columns(&()).len());
+        if outcome.status != "ok" {
+            assert!(!outcome.error.is_empty(), "{outcome:?}");
+            continue;
+        }
+        if let Value::Text(best) = &outcome.values[2] {
+            assert!(!best.is_empty(), "no best move: {outcome:?}");
+            for column in best.split(' ') {
+                let column: usize = column.parse().expect("a column number");
+                assert!((1..=width).contains(&column), "{outcome:?}");
+            }
+        } else {
+            assert!(score_only, "no best moves: {outcome:?}");
+        }
+        results.push(outcome.values[0].to_text());
+    }
+    if let [exact, weak] = &results[..] {
+        assert_eq!(
+            exact, weak,
+            "the exact and weak searches disagree on {text:?}"
+        );
+    }
+});

@@ -1,0 +1,125 @@
+//! Sudoku grids: parsing any line, then solving the small ones (4×4, 9×9) with every
+//! algorithm under a node budget. Every solution found passes the independent checker,
+//! the algorithms agree on the count when none was stopped, and a parsed grid writes back
+//! to a line that parses to the same grid. The batch job's own record path (lines and CSV
+//! fields) is run on the same text.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use puzzlebench::batch::{Job, Record, RecordContent};
+use puzzlebench::budget::{Budget, Meter};
+use puzzlebench::puzzle::Puzzle;
+use puzzlebench::sudoku::{check_solution, Algorithm, Grid, SolveJob, Solver, SudokuPuzzle};
+
+const BUDGET: Budget = Budget {
+    timeout: None,
+    max_nodes: Some(3_000),
+};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let side = match selector % 4 {
+        0 => Some(4),
+        1 => Some(9),
+        2 => Some(16),
+        _ => None,
+    };
+    job_paths(text);
+    let Ok(grid) = Grid::from_line(text, side) else {
+        return;
+    };
+    assert_eq!(grid.cells().len(), grid.side() * grid.side());
+    let again = Grid::from_line(&grid.to_line(), Some(grid.side())).expect("its own line parses");
+    assert_eq!(again, grid, "to_line does not round-trip");
+    if grid.side() > 9 {
+        return;
+    }
+    let conflict = grid.find_conflict();
+    let mut finished = Vec::new();
+    for algorithm in Algorithm::ALL {
+        let mut meter = Meter::start(BUDGET);
+        let result = Solver::new(algorithm).solve_within(&grid, 2, &mut meter);
+        assert!(result.solutions <= 2, "{algorithm}: over the limit");
+        assert_eq!(
+            result.solutions > 0,
+            result.first_solution.is_some(),
+            "{algorithm}: a count without a solution, or the other way"
+        );
+        if let Some(solution) = &result.first_solution {
+            if let Err(error) = check_solution(&grid, solution) {
+                panic!(
+                    "{algorithm}: a wrong solution ({error}): {}",
+                    solution.to_line()
+                );
+            }
+        }
+        if result.stopped.is_none() {
+            if conflict.is_some() {
+                assert_eq!(
+                    result.solutions, 0,
+                    "{algorithm} solved a grid with a conflict"
+                );
+            }
+            finished.push((algorithm, result));
+        }
+    }
+    if let Some(((first, a), rest)) = finished.split_first() {
+        for (other, b) in rest {
+            assert_eq!(a.solutions, b.solutions, "{first} and {other} disagree");
+            if a.solutions == 1 {
+                assert_eq!(a.first_solution, b.first_solution, "{first} and {other}");
+            }
+        }
+    }
+});
+
+/// The batch job on `text` as a line and as a CSV row's field: a row, or an error that
+/// says why, never a panic.
+fn job_paths(text: &str) {
+    let settings = Default::default();
+    for (algorithm, content) in [
+        ("fast", RecordContent::Line(text.to_string())),
+        ("backtrack", RecordContent::Fields(vec![text.to_string()])),
+        (
+            "dlx",
+            RecordContent::Fields(text.split(',').map(String::from).collect()),
+        ),
+    ] {
+        let csv = matches!(content, RecordContent::Fields(_));
+        let job = SolveJob {
+            with_expected: csv,
+            ..SudokuPuzzle::job(&settings, algorithm, &[]).unwrap()
+        };
+        let header = csv.then(|| vec!["puzzle".to_string(), "solution".to_string()]);
+        let Ok(layout) = job.layout(
+            &puzzlebench::batch::InputSpec::new("-", None),
+            header.as_deref(),
+        ) else {
+            continue;
+        };
+        let mut worker = job.new_worker();
+        let record = Record { line: 1, content };
+        match job.process(&mut worker, &layout, &record, &mut Meter::start(BUDGET)) {
+            Ok(outcome) => {
+                assert!(job.statuses().contains(&outcome.status) || outcome.status == "timeout");
+                assert_eq!(outcome.values.len(), job.columns(&layout).len());
+                if outcome.failed && outcome.status != "mismatch" {
+                    assert!(!outcome.error.is_empty(), "{outcome:?}");
+                }
+                assert!(outcome.error.chars().count() < 600, "{outcome:?}");
+            }
+            Err(error) => {
+                let message = error.to_string();
+                assert!(
+                    !message.is_empty() && message.chars().count() < 600,
+                    "{message}"
+                );
+            }
+        }
+    }
+}
