@@ -17,7 +17,7 @@ mod stats;
 pub use input::{Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};
 pub use progress::{NoProgress, Progress, TerminalProgress};
 pub use runner::{run, ResumePoint, RowFormatter, RowSink, RunOptions, MAX_THREADS};
-pub use stats::{latency_histogram, LatencySummary, RunStats};
+pub use stats::{latency_histogram, LatencySummary, RunStats, SlowRecord, SLOWEST_KEPT};
 
 use thiserror::Error;
 

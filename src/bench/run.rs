@@ -108,7 +108,7 @@ pub struct RunResult {
 }
 
 /// A record on which a run disagrees with the dataset's first run.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Disagreement {
     /// The dataset.
     pub dataset: String,
@@ -144,6 +144,10 @@ pub enum Event<'a> {
     },
     /// A measurement is done.
     Finished(&'a RunResult),
+    /// A generated dataset is being made (first use, or its keys changed).
+    Generating(&'a std::path::Path),
+    /// It is made, in this many seconds.
+    Generated(f64),
 }
 
 impl std::fmt::Display for Event<'_> {
@@ -166,6 +170,8 @@ impl std::fmt::Display for Event<'_> {
                 failure: Some(failure),
                 ..
             }) => write!(f, "FAILED: {failure}"),
+            Event::Generating(path) => write!(f, "generating {} … ", path.display()),
+            Event::Generated(seconds) => write!(f, "done in {seconds:.1} s"),
             Event::Finished(result) => {
                 let runs = result.rates.len();
                 write!(
@@ -193,6 +199,7 @@ pub fn run_plan(
         warmup: plan.warmup,
         min_time: plan.min_time,
         max_repeats: plan.max_repeats,
+        min_repeats: plan.min_repeats,
     };
     let externals_on = |d: &PlannedDataset| if takes_externals(d) { externals } else { &[] };
     let total: usize = plan
@@ -206,6 +213,17 @@ pub fn run_plan(
              whose set does not say external = false)"
                 .into(),
         ));
+    }
+    // Generated datasets are made first, so that a bad generator setting stops the run
+    // before any measurement.
+    for dataset in plan.datasets.iter() {
+        if !super::generated::needs_making(dataset) {
+            continue;
+        }
+        let started = std::time::Instant::now();
+        on_event(Event::Generating(&dataset.path));
+        super::generated::make(dataset)?;
+        on_event(Event::Generated(started.elapsed().as_secs_f64()));
     }
     let mut index = 0;
     let mut results = Vec::new();

@@ -30,6 +30,8 @@ struct SuiteFile {
     warmup: usize,
     #[serde(default = "default_max_repeats")]
     max_repeats: usize,
+    #[serde(default = "default_min_repeats")]
+    min_repeats: usize,
     #[serde(default = "default_threads")]
     threads: Vec<usize>,
     #[serde(rename = "set")]
@@ -40,7 +42,9 @@ struct SuiteFile {
 #[derive(Debug, Clone, Deserialize)]
 struct SetFile {
     kind: String,
+    #[serde(default)]
     datasets: Vec<String>,
+    generate: Option<toml::Table>,
     algorithms: Vec<String>,
     max_records: Option<usize>,
     external: Option<bool>,
@@ -60,6 +64,8 @@ pub struct Suite {
     pub warmup: usize,
     /// Timed runs at most, however fast they are.
     pub max_repeats: usize,
+    /// Timed runs at least, however slow they are: enough for a spread.
+    pub min_repeats: usize,
     /// Worker thread counts to run each measurement with.
     pub threads: Vec<usize>,
     /// The datasets, each group with its puzzle kind and algorithms.
@@ -73,6 +79,8 @@ pub struct SetSpec {
     pub kind: &'static dyn Kind,
     /// Paths or glob patterns, relative to the suite file's folder.
     pub datasets: Vec<String>,
+    /// Or a file the kind's generator makes, cached (see [`GeneratedFile`]).
+    pub generate: Option<GeneratedFile>,
     /// Algorithms to compare (names as on the command line).
     pub algorithms: Vec<String>,
     /// The puzzle's own settings (a Sudoku solution limit, Battleship rules…): the set's
@@ -91,11 +99,44 @@ impl fmt::Debug for SetSpec {
         f.debug_struct("SetSpec")
             .field("kind", &self.kind.name())
             .field("datasets", &self.datasets)
+            .field("generate", &self.generate)
             .field("algorithms", &self.algorithms)
             .field("settings", &self.settings)
             .field("max_records", &self.max_records)
             .field("external", &self.external)
             .finish()
+    }
+}
+
+/// A dataset made by a kind's generator on first use and kept in the cache folder: a set's
+/// `generate = { file = "NAME", count = …, seed = …, … }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratedFile {
+    /// The file's name in the cache folder's subfolder of its kind.
+    pub file: String,
+    /// The generator's keys: everything but `file`.
+    pub keys: toml::Table,
+}
+
+impl GeneratedFile {
+    /// Reads a set's `generate` table.
+    fn read(mut table: toml::Table) -> Result<Self, String> {
+        let file = match table.remove("file") {
+            Some(toml::Value::String(file)) => file,
+            Some(_) => return Err("generate: file must be a string".into()),
+            None => return Err("generate: a file name is needed (file = \"NAME.txt\")".into()),
+        };
+        let plain = !file.is_empty()
+            && file
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && !file.starts_with('.');
+        if !plain {
+            return Err(format!(
+                "generate: file must be a plain file name (letters, digits, - _ .), not {file:?}"
+            ));
+        }
+        Ok(GeneratedFile { file, keys: table })
     }
 }
 
@@ -109,6 +150,10 @@ fn default_warmup() -> usize {
 
 fn default_max_repeats() -> usize {
     50
+}
+
+fn default_min_repeats() -> usize {
+    5
 }
 
 fn default_threads() -> Vec<usize> {
@@ -132,6 +177,8 @@ pub struct PlannedDataset {
     pub max_records: Option<usize>,
     /// Whether external programs run on it.
     pub external: bool,
+    /// How to make the file when it is not in the cache yet.
+    pub generate: Option<GeneratedFile>,
 }
 
 impl fmt::Debug for PlannedDataset {
@@ -144,6 +191,7 @@ impl fmt::Debug for PlannedDataset {
             .field("settings", &self.settings)
             .field("max_records", &self.max_records)
             .field("external", &self.external)
+            .field("generate", &self.generate)
             .finish()
     }
 }
@@ -163,6 +211,8 @@ pub struct Plan {
     pub warmup: usize,
     /// Timed runs at most.
     pub max_repeats: usize,
+    /// Timed runs at least.
+    pub min_repeats: usize,
 }
 
 /// Changes to a suite asked for on the command line.
@@ -176,6 +226,18 @@ pub struct Overrides {
     pub threads: Option<Vec<usize>>,
     /// One timed run per measurement, no warm-up.
     pub quick: bool,
+    /// Where generated datasets are kept (default: [`default_cache_folder`]).
+    pub cache: Option<PathBuf>,
+}
+
+/// Where generated datasets are kept by default: `puzzlebench-datasets` in Cargo's target
+/// folder (`$CARGO_TARGET_DIR`, else `target` under the current folder), so that they are
+/// made once per clone, never committed, and removed by `cargo clean`.
+pub fn default_cache_folder() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+        .join("puzzlebench-datasets")
 }
 
 impl Suite {
@@ -197,8 +259,11 @@ impl Suite {
                 file.min_time
             )));
         }
-        if file.max_repeats == 0 {
-            return Err(fail("max_repeats must be at least 1".into()));
+        if file.min_repeats == 0 || file.max_repeats < file.min_repeats {
+            return Err(fail(format!(
+                "need 1 ≤ min_repeats ≤ max_repeats, not {} and {}",
+                file.min_repeats, file.max_repeats
+            )));
         }
         check_threads(&file.threads).map_err(fail)?;
         if file.sets.is_empty() {
@@ -218,6 +283,7 @@ impl Suite {
             min_time: file.min_time,
             warmup: file.warmup,
             max_repeats: file.max_repeats,
+            min_repeats: file.min_repeats,
             threads: file.threads,
             sets,
         })
@@ -277,9 +343,25 @@ impl Suite {
             }
             sets.retain(|set| !set.algorithms.is_empty());
         }
+        let cache = overrides.cache.clone().unwrap_or_else(default_cache_folder);
         let mut datasets: Vec<PlannedDataset> = Vec::new();
         for set in &sets {
-            for path in expand(base, &set.datasets)? {
+            let paths = match &set.generate {
+                Some(generated) => vec![cache.join(set.kind.folder()).join(&generated.file)],
+                None => expand(base, &set.datasets)?,
+            };
+            for path in paths {
+                if let Some(generated) = &set.generate {
+                    let clash = datasets.iter().any(|d| {
+                        d.path == path && d.generate.as_ref().is_some_and(|g| g != generated)
+                    });
+                    if clash {
+                        return Err(BenchError::Plan(format!(
+                            "two sets generate {} with different keys",
+                            generated.file
+                        )));
+                    }
+                }
                 let planned = PlannedDataset {
                     kind: set.kind,
                     name: dataset_name(&path, set),
@@ -288,6 +370,7 @@ impl Suite {
                     settings: Arc::clone(&set.settings),
                     max_records: set.max_records,
                     external: set.external.unwrap_or(true),
+                    generate: set.generate.clone(),
                 };
                 // The same file with the same settings in several sets runs once, with all
                 // their algorithms.
@@ -320,10 +403,15 @@ impl Suite {
             }
             None => self.threads.clone(),
         };
-        let (warmup, max_repeats, min_time) = if overrides.quick {
-            (0, 1, 0.0)
+        let (warmup, min_repeats, max_repeats, min_time) = if overrides.quick {
+            (0, 1, 1, 0.0)
         } else {
-            (self.warmup, self.max_repeats, self.min_time)
+            (
+                self.warmup,
+                self.min_repeats,
+                self.max_repeats,
+                self.min_time,
+            )
         };
         Ok(Plan {
             name: self.name.clone(),
@@ -332,6 +420,7 @@ impl Suite {
             min_time,
             warmup,
             max_repeats,
+            min_repeats,
         })
     }
 }
@@ -380,8 +469,9 @@ impl SetFile {
                     names.join(", ")
                 )
             })?;
-        if self.datasets.is_empty() {
-            return Err("no datasets".into());
+        let generate = self.generate.map(GeneratedFile::read).transpose()?;
+        if self.datasets.is_empty() == generate.is_none() {
+            return Err("give either datasets (files) or generate (a generated file)".into());
         }
         if self.algorithms.is_empty() {
             return Err("no algorithms".into());
@@ -402,6 +492,7 @@ impl SetFile {
         Ok(SetSpec {
             kind,
             datasets: self.datasets,
+            generate,
             algorithms: self.algorithms,
             settings: Arc::from(settings),
             max_records: self.max_records,
@@ -446,6 +537,7 @@ fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchEr
                 .iter()
                 .map(|f| glob::Pattern::escape(&f.to_string_lossy()))
                 .collect(),
+            generate: None,
             ..set.clone()
         });
     }

@@ -1,9 +1,9 @@
 //! The environment a run was measured in, for `env.json`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Facts about the machine and the tool that ran.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EnvInfo {
     /// Always `puzzlebench`.
     pub tool: String,
@@ -25,6 +25,9 @@ pub struct EnvInfo {
     pub date: String,
     /// The command line.
     pub command: Vec<String>,
+    /// The machine's name (missing in reports made before it was recorded).
+    #[serde(default)]
+    pub host: Option<String>,
 }
 
 impl EnvInfo {
@@ -42,13 +45,43 @@ impl EnvInfo {
             os: os_description(),
             date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
             command,
+            host: host_name(),
         }
+    }
+
+    /// The facts as (name, value) pairs, for a page.
+    pub fn facts(&self) -> Vec<(String, String)> {
+        let pairs = [
+            ("tool", format!("{} {}", self.tool, self.version)),
+            ("git commit", self.git_commit.clone().unwrap_or_default()),
+            ("compiler", self.rustc.clone()),
+            ("host", self.host.clone().unwrap_or_default()),
+            ("CPU", self.cpu_model.clone()),
+            ("cores", self.cores.to_string()),
+            ("threads", self.threads.to_string()),
+            ("OS", self.os.clone()),
+            ("date", self.date.clone()),
+            ("command", self.command.join(" ")),
+        ];
+        pairs
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value))
+            .collect()
     }
 
     /// Pretty-printed JSON.
     pub fn to_json(&self) -> String {
         super::export::to_json(self)
     }
+}
+
+/// This machine's name.
+fn host_name() -> Option<String> {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
 }
 
 fn cpu_model() -> Option<String> {

@@ -3,8 +3,10 @@
 
 mod env;
 pub mod export;
+pub mod html;
 mod resume;
 mod rows;
+mod run_page;
 mod summary;
 
 pub use env::EnvInfo;
@@ -13,18 +15,21 @@ pub use resume::{resume_output, ResumeError, Resumed};
 pub use rows::{
     continuing_row_writer, row_writer, CsvFormat, CsvRows, JsonlFormat, JsonlRows, OutputFormat,
 };
-pub use summary::Summary;
+pub use run_page::run_page;
+pub use summary::{LatencyBand, SlowestRecord, Summary};
 
 use std::path::Path;
 
-/// Writes `summary.json`, `summary.csv`, `summary.md` and `env.json` into `dir`, creating
-/// it if needed.
+/// Writes `summary.json`, `summary.csv`, `summary.md`, `env.json` and `report.html` into
+/// `dir`, creating it if needed.
 pub fn write_report(dir: &Path, summary: &Summary, env: &EnvInfo) -> Result<(), ExportError> {
     export::create_folder(dir)?;
     export::write_file(&dir.join("summary.json"), summary.to_json() + "\n")?;
     export::write_file(&dir.join("summary.csv"), summary.to_csv())?;
     export::write_file(&dir.join("summary.md"), summary.to_markdown())?;
     export::write_file(&dir.join("env.json"), env.to_json() + "\n")?;
+    let page = dir.join("report.html");
+    export::write_file(&page, run_page(summary, env, &page)?)?;
     Ok(())
 }
 
