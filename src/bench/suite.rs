@@ -733,6 +733,7 @@ mod tests {
             .collect();
         let files = [
             "generated-16x16-20.txt",
+            "generated-16x16-300.txt.gz",
             "generated-1k.csv",
             "generated-hard-200.txt",
             "mixed.txt",
@@ -750,7 +751,7 @@ mod tests {
             .collect();
         expected.extend(files.iter().map(|f| {
             (
-                format!("{f} (first 300)"),
+                format!("{f} (first 600)"),
                 vec!["backtrack".to_string()],
                 true,
             )

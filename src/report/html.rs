@@ -13,16 +13,18 @@ pub struct Page {
 
 /// Styles: readable tables and charts that shrink to the window.
 const STYLE: &str = "
-body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1300px;
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1400px;
        padding: 0 1em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; white-space: nowrap; }
+td:last-child { white-space: normal; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
 thead th { background: #eee; position: sticky; top: 0; }
 table.sortable thead th { cursor: pointer; user-select: none; }
 th[aria-sort=ascending]::after { content: ' \\25B2'; }
 th[aria-sort=descending]::after { content: ' \\25BC'; }
+div.table { overflow-x: auto; }
 figure { margin: 1em 0; } figcaption { font-weight: bold; margin-bottom: 0.3em; }
 figure svg { max-width: 100%; height: auto; border: 1px solid #ddd; }
 p.good { color: #176317; } p.bad { color: #a31515; font-weight: bold; }
@@ -144,7 +146,8 @@ impl Page {
 
 /// `table` as an HTML table with `id` and `class`; right-aligned columns are numbers.
 fn table_html(table: &Table, id: &str, class: &str) -> String {
-    let mut html = format!("<table id=\"{id}\" class=\"{class}\">\n<thead><tr>");
+    let mut html =
+        format!("<div class=\"table\"><table id=\"{id}\" class=\"{class}\">\n<thead><tr>");
     for column in &table.columns {
         html.push_str(&format!("<th>{}</th>", escape(&column.name)));
     }
@@ -159,7 +162,7 @@ fn table_html(table: &Table, id: &str, class: &str) -> String {
         }
         html.push_str("</tr>\n");
     }
-    html.push_str("</tbody>\n</table>\n");
+    html.push_str("</tbody>\n</table></div>\n");
     html
 }
 
