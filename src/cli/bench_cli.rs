@@ -102,7 +102,7 @@ impl GateArgs {
         {
             anyhow::ensure!(
                 (0.0..100.0).contains(&pct),
-                "a percentage from 0 to 100, not {pct}"
+                "--noise and --fail-if-slower take a percentage from 0 to 100, not {pct}"
             );
         }
         let (old, new) = (SavedReport::load(old)?, SavedReport::load(new)?);

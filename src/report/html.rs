@@ -18,7 +18,6 @@ body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1400px
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; white-space: nowrap; }
-td:last-child { white-space: normal; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 thead th { background: #eee; position: sticky; top: 0; }
 table.sortable thead th { cursor: pointer; user-select: none; }
