@@ -362,7 +362,16 @@ fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
             (name.clone(), text)
         })
         .collect();
-    Ok(Summary::new(&first.command, inputs, settings, &stats))
+    let mut summary = Summary::new(&first.command, inputs, settings, &stats);
+    summary.slowest = parts
+        .iter()
+        .flat_map(|part| part.summary.slowest.iter().cloned())
+        .collect();
+    summary
+        .slowest
+        .sort_by(|a, b| b.micros.total_cmp(&a.micros));
+    summary.slowest.truncate(crate::batch::SLOWEST_KEPT);
+    Ok(summary)
 }
 
 /// `env.json` of the merge: the first part's build, every part's host.
