@@ -750,9 +750,9 @@ mod tests {
             .collect();
         let files = [
             "generated-16x16-20.txt",
+            "generated-16x16-300.txt.gz",
             "generated-16x16-easy-100.txt",
             "generated-16x16-minimal-100.txt",
-            "generated-16x16-300.txt.gz",
             "generated-1k.csv",
             "generated-25x25-easy-40.txt",
             "generated-25x25-hard-30.txt",

@@ -31,7 +31,7 @@ pub fn write_report(dir: &Path, summary: &Summary, env: &EnvInfo) -> Result<(), 
     write_summary(dir, summary)?;
     export::write_file(&dir.join("env.json"), env.to_json() + "\n")?;
     let page = dir.join("report.html");
-    export::write_file(&page, run_page(summary, env, &page)?)
+    export::write_file(&page, run_page(summary, &env.date, &env.facts(), &page)?)
 }
 
 /// Writes every file of a report but `env.json` and `report.html`.

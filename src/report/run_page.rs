@@ -8,10 +8,15 @@ use plotters::prelude::*;
 use super::export::{Column, ExportError, Table};
 use super::html::Page;
 use super::summary::{LatencyBand, Summary};
-use super::EnvInfo;
 
-/// The page of `summary`, measured in `env`; `file` names it in errors.
-pub fn run_page(summary: &Summary, env: &EnvInfo, file: &Path) -> Result<String, ExportError> {
+/// The page of `summary`, written on `date` and measured where `facts` say (name, value
+/// pairs); `file` names it in errors.
+pub fn run_page(
+    summary: &Summary,
+    date: &str,
+    facts: &[(String, String)],
+    file: &Path,
+) -> Result<String, ExportError> {
     let mut page = Page::new(&format!("puzzlebench {}", summary.command));
     page.paragraph(
         "",
@@ -22,7 +27,7 @@ pub fn run_page(summary: &Summary, env: &EnvInfo, file: &Path) -> Result<String,
             summary.records_per_second,
             summary.threads,
             summary.inputs.join(", "),
-            env.date
+            date
         ),
     );
     if summary.interrupted {
@@ -81,7 +86,7 @@ pub fn run_page(summary: &Summary, env: &EnvInfo, file: &Path) -> Result<String,
     page.heading("Run");
     page.facts(&summary.flat());
     page.heading("Environment");
-    page.facts(&env.facts());
+    page.facts(facts);
     Ok(page.to_html())
 }
 
