@@ -97,7 +97,7 @@ fn screenshot(browser: &Path, page: &Path, name: &str, height: u32) -> PathBuf {
     let png = dir.join(name);
     let _ = fs::remove_file(&png);
     let status = chromium_command(browser)
-        .arg(format!("--window-size=1400,{height}"))
+        .arg(format!("--window-size=1700,{height}"))
         .arg(format!("--screenshot={}", png.display()))
         .arg(format!("file://{}", page.display()))
         .output()

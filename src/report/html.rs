@@ -13,7 +13,7 @@ pub struct Page {
 
 /// Styles: readable tables and charts that shrink to the window.
 const STYLE: &str = "
-body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1400px;
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1700px;
        padding: 0 1em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
