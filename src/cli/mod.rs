@@ -233,10 +233,7 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
         .context("cannot start the worker threads")
 }
 
+/// Exit code 1 when some record failed, else 0.
 fn exit_code(failed: u64) -> ExitCode {
-    if failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    ExitCode::from(u8::from(failed > 0))
 }
