@@ -53,7 +53,7 @@ fuzz_target!(|data: &[u8]| {
         };
         let record = Record {
             line: 1,
-            content: RecordContent::Line(text.to_string()),
+            content: RecordContent::Line(text),
         };
         match job.process(&mut (), &(), &record, &mut Meter::start(BUDGET)) {
             Ok(outcome) => assert_eq!(outcome.values.len(), job.columns(&()).len()),

@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
         let mut worker = job.new_worker();
         let record = Record {
             line: 1,
-            content: RecordContent::Line(text.to_string()),
+            content: RecordContent::Line(text),
         };
         let outcome = match job.process(&mut worker, &(), &record, &mut Meter::start(BUDGET)) {
             Ok(outcome) => outcome,
