@@ -66,6 +66,7 @@ fn mark_skips() {
         "extra_corpora_missing",
         "cpu_lacks_avx2",
         "cpu_lacks_bmi2",
+        "chromium_missing",
     ] {
         println!("cargo::rustc-check-cfg=cfg({flag})");
     }
@@ -93,6 +94,7 @@ fn mark_skips() {
     } else {
         println!("cargo:rustc-cfg=extra_corpora_missing");
     }
+    mark_chromium();
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
         #[cfg(target_arch = "x86_64")]
         {
@@ -103,5 +105,28 @@ fn mark_skips() {
                 println!("cargo:rustc-cfg=cpu_lacks_bmi2");
             }
         }
+    }
+}
+
+/// Sets `chromium_missing` when no Chromium is on the PATH (and it is not required): the
+/// browser test of the HTML reports then shows as ignored, with why. The PATH's folders
+/// are watched, so that installing it marks the test to run at the next build.
+fn mark_chromium() {
+    println!("cargo:rerun-if-env-changed=PATH");
+    println!("cargo:rerun-if-env-changed=PUZZLEBENCH_REQUIRE_CHROMIUM");
+    let required = std::env::var("PUZZLEBENCH_REQUIRE_CHROMIUM").is_ok_and(|v| v == "1");
+    let folders: Vec<std::path::PathBuf> = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).collect())
+        .unwrap_or_default();
+    let found = folders.iter().any(|dir| {
+        ["chromium", "chromium-browser", "google-chrome"]
+            .iter()
+            .any(|name| dir.join(name).is_file())
+    });
+    for dir in folders.iter().filter(|dir| dir.is_dir()) {
+        println!("cargo:rerun-if-changed={}", dir.display());
+    }
+    if !found && !required {
+        println!("cargo:rustc-cfg=chromium_missing");
     }
 }

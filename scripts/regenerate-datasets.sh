@@ -28,3 +28,9 @@ bin=target/release/puzzlebench
   -o datasets/sudoku/generated-25x25-easy-40.txt
 "$bin" sudoku generate --count 30 --seed 28 --size 25 --min-clues 310 --difficulty hard \
   -o datasets/sudoku/generated-25x25-hard-30.txt
+# The default bench suite's 16x16 file: 300 puzzles, clues removed down to 100 at least, so
+# that no single puzzle is a large share of the work; shipped compressed because it takes
+# the generator tens of seconds. The suite's 9x9 files are generated on first use instead
+# (see benches/suites/default.toml).
+"$bin" sudoku generate --count 300 --seed 3 --size 16 --min-clues 100 | gzip -9n \
+  > datasets/sudoku/generated-16x16-300.txt.gz

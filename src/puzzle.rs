@@ -66,6 +66,27 @@ pub trait Puzzle: Sync + 'static {
             value: Some(values.join(" ")),
         }
     }
+
+    /// A data file made by the puzzle's generator from a suite's `generate` keys (a count,
+    /// a seed and the generator's own settings, as on its `generate` command line), for
+    /// `bench` to cache; by default the puzzle has none.
+    fn generate(_keys: &toml::Table) -> Result<Vec<u8>, PuzzleError> {
+        Err(PuzzleError::Settings {
+            puzzle: Self::NAME,
+            message: "it has no generator: name its files in `datasets`".into(),
+        })
+    }
+}
+
+/// `keys` (a table of a suite file) read as puzzle `P`'s settings of type `T`; the error
+/// names the key that is wrong.
+pub fn read_keys<P: Puzzle, T: DeserializeOwned>(keys: &toml::Table) -> Result<T, PuzzleError> {
+    toml::Value::Table(keys.clone())
+        .try_into()
+        .map_err(|e: toml::de::Error| PuzzleError::Settings {
+            puzzle: P::NAME,
+            message: e.message().trim().to_string(),
+        })
 }
 
 /// Why a puzzle cannot be set up for a run.
@@ -146,6 +167,8 @@ pub trait Kind: Sync {
     /// The puzzle's settings read from `keys` (a suite's `[[set]]` keys other than the
     /// shared ones); keys left out take their defaults, unknown keys are an error.
     fn configure(&self, keys: &toml::Table) -> Result<Box<dyn Configured>, PuzzleError>;
+    /// See [`Puzzle::generate`].
+    fn generate(&self, keys: &toml::Table) -> Result<Vec<u8>, PuzzleError>;
 }
 
 /// A puzzle with its settings fixed, ready to run any of its algorithms.
@@ -222,15 +245,13 @@ impl<P: Puzzle> Kind for KindOf<P> {
     }
 
     fn configure(&self, keys: &toml::Table) -> Result<Box<dyn Configured>, PuzzleError> {
-        let settings: P::Settings =
-            toml::Value::Table(keys.clone())
-                .try_into()
-                .map_err(|e: toml::de::Error| PuzzleError::Settings {
-                    puzzle: P::NAME,
-                    message: e.message().trim().to_string(),
-                })?;
+        let settings: P::Settings = read_keys::<P, _>(keys)?;
         P::check(&settings)?;
         Ok(Box::new(Settings::<P>(settings)))
+    }
+
+    fn generate(&self, keys: &toml::Table) -> Result<Vec<u8>, PuzzleError> {
+        P::generate(keys)
     }
 }
 

@@ -79,6 +79,9 @@ fn a_tiny_suite_writes_every_report_file() {
         "throughput.svg",
         "latency.svg",
         "scaling.svg",
+        "report.html",
+        "github-benchmark-throughput.json",
+        "github-benchmark-latency.json",
     ] {
         assert!(dir.join(file).is_file(), "{file} missing");
     }
@@ -118,6 +121,42 @@ fn a_tiny_suite_writes_every_report_file() {
     assert_eq!(cell(&rows[4], "dataset"), "games-1k.txt");
     assert_eq!(cell(&rows[4], "records"), "1000");
     assert_eq!(cell(&rows[4], "relative_to_fastest"), "1.0");
+
+    // The CI export: one entry per measurement, in github-action-benchmark's form.
+    let ci: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(dir.join("github-benchmark-throughput.json")).unwrap(),
+    )
+    .unwrap();
+    let entries = ci.as_array().unwrap();
+    assert_eq!(entries.len(), rows.len());
+    assert_eq!(
+        entries[0]["name"],
+        "generated-hard-200.txt (first 12) · dlx · 1 thread"
+    );
+    assert_eq!(entries[0]["unit"], "records/s");
+    assert_eq!(
+        entries[0]["value"].as_f64(),
+        runs[0]["records_per_s"].as_f64()
+    );
+    assert!(entries[0]["range"].as_str().unwrap().starts_with("± "));
+    let latency: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(dir.join("github-benchmark-latency.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(latency[1]["unit"], "µs/record");
+    assert_eq!(latency[1]["value"].as_f64(), runs[1]["us_p50"].as_f64());
+    // Every row says how many timed runs it has (at least five) and flags outliers.
+    for row in &rows {
+        assert!(cell(row, "repeats").parse::<usize>().unwrap() >= 5);
+        assert!(cell(row, "outlier_runs").parse::<usize>().is_ok());
+    }
+    // The page: every measurement in the table, the charts inline, nothing fetched.
+    let html = fs::read_to_string(dir.join("report.html")).unwrap();
+    assert_eq!(html.matches("<figure class=\"chart\">").count(), 3);
+    for fetch in ["src=", "href=", "<link", "@import", "url("] {
+        assert!(!html.contains(fetch), "{fetch}");
+    }
+    assert_eq!(html.matches("<td>games-1k.txt</td>").count(), 2);
 
     // The Markdown table has every CSV column and row, and embeds the charts.
     let md = fs::read_to_string(dir.join("summary.md")).unwrap();
@@ -368,4 +407,238 @@ fn tiling_counts_are_benchmarked_and_cross_checked_between_engines() {
     }
     let algorithms: Vec<&str> = runs.iter().map(|r| r.1.as_str()).collect();
     assert_eq!(algorithms, ["bits", "bits", "dlx", "dlx"]);
+}
+
+/// Runs `bench` on `suite` into `reports` (generated data cached in `cache`); returns the
+/// report folder it made and the output.
+fn bench_into(suite: &Path, reports: &Path, cache: &Path, more: &[&str]) -> (PathBuf, String) {
+    let before: Vec<PathBuf> = fs::read_dir(reports)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    let output = common::puzzlebench()
+        .env("CARGO_TARGET_DIR", cache)
+        .args(["bench", "--suite", suite.to_str().unwrap()])
+        .args(["--reports", reports.to_str().unwrap()])
+        .args(more)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    let made = fs::read_dir(reports)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| !before.contains(p) && p.file_name().unwrap() != "baselines")
+        .unwrap();
+    (made, text)
+}
+
+fn generated_suite(dir: &Path, difficulty: &str) -> PathBuf {
+    let path = dir.join("generated.toml");
+    fs::write(
+        &path,
+        format!(
+            "name = \"gen\"\nmin_time = 0.02\nthreads = [1]\n\n[[set]]\nkind = \"sudoku\"\n\
+             generate = {{ file = \"gen-40.txt\", count = 40, seed = 9{difficulty} }}\n\
+             algorithms = [\"fast\", \"dlx\"]\n\n[[set]]\nkind = \"battleship\"\n\
+             generate = {{ file = \"fields.txt\", count = 200, seed = 4, rules = \"separated\", faults = 0.2 }}\n\
+             algorithms = [\"bitmask\"]\nrules = \"separated\"\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn generated_datasets_are_made_once_cached_and_remade_when_their_keys_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (reports, cache) = (tmp.path().join("reports"), tmp.path().join("cache"));
+    let suite = generated_suite(tmp.path(), "");
+    let (dir, output) = bench_into(&suite, &reports, &cache, &[]);
+    let sudoku = cache.join("puzzlebench-datasets/sudoku/gen-40.txt");
+    assert!(
+        output.contains(&format!("generating {}", sudoku.display())),
+        "{output}"
+    );
+    // The generator's own output, byte for byte.
+    let expected = common::run(&["sudoku", "generate", "--count", "40", "--seed", "9"]);
+    assert_eq!(fs::read(&sudoku).unwrap(), expected.stdout);
+    let fields =
+        fs::read_to_string(cache.join("puzzlebench-datasets/battleship/fields.txt")).unwrap();
+    assert_eq!(fields.lines().count(), 200);
+    let (header, rows) = parse_csv(&fs::read_to_string(dir.join("summary.csv")).unwrap());
+    assert_eq!(common::cell(&header, &rows[0], "dataset"), "gen-40.txt");
+    assert_eq!(common::cell(&header, &rows[0], "statuses"), "solved=40");
+    assert!(common::cell(&header, &rows[2], "statuses").starts_with("valid="));
+
+    let (_, output) = bench_into(&suite, &reports, &cache, &[]);
+    assert!(!output.contains("generating"), "cached: {output}");
+
+    let suite = generated_suite(tmp.path(), ", difficulty = \"hard\"");
+    let (dir, output) = bench_into(&suite, &reports, &cache, &[]);
+    assert!(output.contains("generating"), "keys changed: {output}");
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    // Every Sudoku is hard now: six guesses or more with the exact-cover solver.
+    let dlx = &json["runs"][1];
+    assert_eq!(dlx["algorithm"], "dlx");
+    assert!(dlx["effort_per_record"].as_f64().unwrap() >= 6.0, "{dlx}");
+
+    let bad = generated_suite(tmp.path(), ", difficulty = \"nightmare\"");
+    let output = common::puzzlebench()
+        .env("CARGO_TARGET_DIR", &cache)
+        .args(["bench", "--suite", bad.to_str().unwrap()])
+        .args(["--reports", reports.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("sudoku: difficulty must be easy, medium or hard, not \"nightmare\""),
+        "{stderr}"
+    );
+}
+
+/// A copy of report `dir` as `name` whose measurement `index` (in summary.json) has seven
+/// timed runs within ±3% of its median — so that a busy machine's noise in the real runs
+/// cannot hide what the test looks for — all multiplied by `factor`.
+fn scaled_copy(dir: &Path, name: &str, index: usize, factor: f64) -> PathBuf {
+    let copy = dir.with_file_name(name);
+    fs::create_dir_all(&copy).unwrap();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, copy.join(path.file_name().unwrap())).unwrap();
+    }
+    let mut json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(copy.join("summary.json")).unwrap()).unwrap();
+    let median = json["runs"][index]["records_per_s"].as_f64().unwrap();
+    let rates: Vec<f64> = [1.0, 0.97, 1.02, 0.99, 1.03, 0.98, 1.01]
+        .iter()
+        .map(|share| median * share * factor)
+        .collect();
+    json["samples"][index]["records_per_s"] = serde_json::json!(rates);
+    fs::write(copy.join("summary.json"), json.to_string()).unwrap();
+    copy
+}
+
+fn compare(old: &Path, new: &Path, more: &[&str]) -> (Option<i32>, String, serde_json::Value) {
+    let output = common::puzzlebench()
+        .args([
+            "bench",
+            "compare",
+            old.to_str().unwrap(),
+            new.to_str().unwrap(),
+        ])
+        .args(more)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let json = fs::read_to_string(new.join("compare.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    (output.status.code(), stdout, json)
+}
+
+#[test]
+fn compare_finds_no_change_between_equal_runs_and_the_size_of_a_slowdown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (reports, cache) = (tmp.path().join("reports"), tmp.path().join("cache"));
+    let suite = generated_suite(tmp.path(), "");
+    let (dir, _) = bench_into(&suite, &reports, &cache, &[]);
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    let runs = json["runs"].as_array().unwrap();
+    for (run, samples) in runs.iter().zip(json["samples"].as_array().unwrap()) {
+        // Every timed run is kept, at least five of them.
+        let rates = samples["records_per_s"].as_array().unwrap();
+        assert_eq!(rates.len() as u64, run["repeats"].as_u64().unwrap());
+        assert!(rates.len() >= 5);
+    }
+
+    // The same samples: unchanged, ratio 1, whatever the gate.
+    let same = scaled_copy(&dir, "same", 0, 1.0);
+    let (code, stdout, compared) = compare(&same, &same, &["--fail-if-slower", "1"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(
+        stdout.contains("3 measurements compared: 0 faster, 0 slower, 3 unchanged"),
+        "{stdout}"
+    );
+    for m in compared["measurements"].as_array().unwrap() {
+        assert_eq!(m["verdict"], "unchanged");
+        assert!((m["ratio"].as_f64().unwrap() - 1.0).abs() < 1e-9, "{m}");
+    }
+    // No difference of machine or settings to report.
+    assert_eq!(compared["differences"], serde_json::json!([]));
+
+    // The second measurement 40% slower in every run: slower by 40%, exit code 1 at a
+    // 10% gate, 0 without a gate. (So large that the runs' own noise on a busy machine
+    // cannot hide it.)
+    let base = scaled_copy(&dir, "base", 1, 1.0);
+    let slowed = scaled_copy(&dir, "slowed", 1, 0.6);
+    let (code, stdout, compared) = compare(&base, &slowed, &["--fail-if-slower", "10"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("0 faster, 1 slower, 2 unchanged"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 measurements slower by more than 10%"),
+        "{stdout}"
+    );
+    let m = &compared["measurements"][1];
+    assert_eq!(
+        (m["algorithm"].as_str(), m["verdict"].as_str()),
+        (Some("dlx"), Some("slower"))
+    );
+    let ratio = m["ratio"].as_f64().unwrap();
+    assert!((ratio - 0.6).abs() < 1e-9, "{m}");
+    assert!(m["ratio_low"].as_f64().unwrap() <= 0.6 && m["ratio_high"].as_f64().unwrap() < 1.0);
+    assert!(stdout.contains("-40.0%"), "{stdout}");
+    let (code, _, _) = compare(&base, &slowed, &[]);
+    assert_eq!(code, Some(0));
+    // A 50% gate lets a 40% slowdown pass.
+    let (code, _, _) = compare(&base, &slowed, &["--fail-if-slower", "50"]);
+    assert_eq!(code, Some(0));
+    for file in ["compare.md", "compare.csv", "comparison.svg", "report.html"] {
+        assert!(slowed.join(file).is_file(), "{file}");
+    }
+
+    // Another machine's or another setting's run is said to be one.
+    let mut env: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(slowed.join("env.json")).unwrap()).unwrap();
+    env["cpu_model"] = "Another CPU".into();
+    fs::write(slowed.join("env.json"), env.to_string()).unwrap();
+    let (_, stdout, _) = compare(&base, &slowed, &[]);
+    assert!(stdout.contains("note: CPU differs: "), "{stdout}");
+    assert!(stdout.contains(" vs Another CPU (new)"), "{stdout}");
+
+    // Two real runs of the same build, one after the other: nothing slower by half.
+    let (second, _) = bench_into(&suite, &reports, &cache, &[]);
+    let (code, stdout, _) = compare(&dir, &second, &["--fail-if-slower", "50"]);
+    assert_eq!(code, Some(0), "{stdout}");
+
+    let (code, _, _) = compare(&dir, tmp.path(), &[]);
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn a_baseline_is_kept_then_compared_with() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (reports, cache) = (tmp.path().join("reports"), tmp.path().join("cache"));
+    let suite = generated_suite(tmp.path(), "");
+    let (_, output) = bench_into(&suite, &reports, &cache, &["--baseline", "main"]);
+    assert!(
+        output.contains("baseline main: none yet, this run is kept as it"),
+        "{output}"
+    );
+    assert!(reports.join("baselines/main/summary.json").is_file());
+    let (dir, output) = bench_into(&suite, &reports, &cache, &["--baseline", "main"]);
+    assert!(output.contains("3 measurements compared: "), "{output}");
+    assert!(dir.join("compare.json").is_file());
+    let html = fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("Compared with an earlier run"));
 }

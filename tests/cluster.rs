@@ -175,6 +175,18 @@ fn three_shards_merged_equal_one_run() {
         assert_eq!(env["parts"], 3);
         assert_eq!(env["hosts"].as_array().unwrap().len(), 1);
         assert_eq!(env["hosts"][0]["parts"], 3);
+        let mut slowest: Vec<Json> = (shard_reports.iter())
+            .flat_map(|d| summary_json(d)["slowest"].as_array().unwrap().clone())
+            .collect();
+        let micros = |record: &Json| record["micros"].as_f64().unwrap();
+        slowest.sort_by(|a, b| micros(b).total_cmp(&micros(a)));
+        slowest.truncate(20);
+        assert_eq!(merged_summary["slowest"].as_array().unwrap(), &slowest);
+        let page = fs::read_to_string(merged.join("report.html")).unwrap();
+        assert!(
+            page.contains("host "),
+            "{name}: the merged page names its hosts"
+        );
     }
 }
 

@@ -8,10 +8,17 @@ use rayon::prelude::*;
 
 use puzzlebench::sudoku::{check_solution, Algorithm, Grid, SearchResult, Solver, Status};
 
+/// The puzzles of a file, gzip-compressed or not.
 fn puzzles(path: &Path) -> Vec<Grid> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut text = String::new();
+    if path.extension().is_some_and(|e| e == "gz") {
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+    } else {
+        std::io::Read::read_to_string(&mut &bytes[..], &mut text)
+    }
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| Grid::from_line(l, None).unwrap())
         .collect()

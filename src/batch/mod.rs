@@ -27,7 +27,7 @@ pub use runner::{
     parse_threads, run, ResumePoint, RowFormatter, RowSink, RunOptions, ThreadsError, MAX_THREADS,
 };
 pub use shard::{Shard, ShardError};
-pub use stats::{latency_histogram, LatencySummary, RunStats};
+pub use stats::{latency_histogram, LatencySummary, RunStats, SlowRecord, SLOWEST_KEPT};
 
 use thiserror::Error;
 

@@ -15,6 +15,7 @@ use smallvec::SmallVec;
 
 use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
+use super::stats::{keep_if_slow, SlowRecord};
 use super::{
     BatchError, Cell, InputFormat, InputSpec, Job, JobError, Outcome, Progress, Record,
     RecordContent, RunStats, Shard, Value, ERROR_STATUS, TIMEOUT_STATUS,
@@ -161,6 +162,8 @@ struct ChunkCounts {
     tallies: Vec<Vec<(String, u64)>>,
     /// Each record's processing time.
     nanos: Vec<u64>,
+    /// The chunk's slowest records.
+    slowest: Vec<SlowRecord>,
 }
 
 impl ChunkCounts {
@@ -170,10 +173,21 @@ impl ChunkCounts {
             failed: 0,
             tallies: vec![Vec::new(); tallied],
             nanos: Vec::with_capacity(records),
+            slowest: Vec::new(),
         }
     }
 
-    fn count(&mut self, outcome: &Outcome, nanos: u64, tallied: &[usize]) {
+    fn count(&mut self, outcome: &Outcome, at: (usize, u64), nanos: u64, tallied: &[usize]) {
+        let (file, line) = at;
+        keep_if_slow(
+            &mut self.slowest,
+            SlowRecord {
+                file,
+                line,
+                status: outcome.status,
+                nanos,
+            },
+        );
         match self.statuses.iter_mut().find(|(s, _)| *s == outcome.status) {
             Some((_, count)) => *count += 1,
             None => self.statuses.push((outcome.status, 1)),
@@ -208,6 +222,9 @@ impl ChunkCounts {
         }
         for nanos in self.nanos {
             stats.record_latency(nanos);
+        }
+        for record in self.slowest {
+            keep_if_slow(&mut stats.slowest, record);
         }
     }
 }
@@ -1020,7 +1037,7 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
         let nanos = start.elapsed().as_nanos() as u64;
         let outcome =
             outcome.unwrap_or_else(|error| error_outcome(error, shared.schema.job_columns.len()));
-        counts.count(&outcome, nanos, shared.tallied);
+        counts.count(&outcome, (chunk.file, record.line), nanos, shared.tallied);
         let carried = (&chunk.layout.carried[..], &record);
         match &mut formatted {
             // Formatting here rather than in the writer: writing a result file of fast

@@ -33,6 +33,35 @@ pub struct RunStats {
     pub interrupted: bool,
     /// The shard of the records processed, if not all of them.
     pub shard: Option<super::Shard>,
+    /// The slowest records, slowest first: at most [`SLOWEST_KEPT`].
+    pub slowest: Vec<SlowRecord>,
+}
+
+/// Slowest records a run keeps (memory stays bounded whatever the input's size).
+pub const SLOWEST_KEPT: usize = 20;
+
+/// One of a run's slowest records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct SlowRecord {
+    /// Index of its input among the run's inputs.
+    pub file: usize,
+    /// Its 1-based line number in that input.
+    pub line: u64,
+    /// Its status.
+    pub status: &'static str,
+    /// Time spent on it, in nanoseconds.
+    pub nanos: u64,
+}
+
+/// Keeps `record` among `slowest` (slowest first) if it is one of the `SLOWEST_KEPT`
+/// slowest so far.
+pub(crate) fn keep_if_slow(slowest: &mut Vec<SlowRecord>, record: SlowRecord) {
+    if slowest.len() == SLOWEST_KEPT && slowest.last().is_some_and(|s| s.nanos >= record.nanos) {
+        return;
+    }
+    let at = slowest.partition_point(|s| s.nanos >= record.nanos);
+    slowest.insert(at, record);
+    slowest.truncate(SLOWEST_KEPT);
 }
 
 /// Per-record latency in microseconds.
@@ -67,6 +96,7 @@ impl RunStats {
             latency_ns: latency_histogram(),
             interrupted: false,
             shard: None,
+            slowest: Vec::new(),
         }
     }
 
@@ -165,6 +195,28 @@ mod tests {
         assert!((latency.p90 - 90.0).abs() < 0.1, "{latency:?}");
         assert!((latency.p99 - 99.0).abs() < 0.1, "{latency:?}");
         assert!((latency.max - 100.0).abs() < 0.1, "{latency:?}");
+    }
+
+    #[test]
+    fn only_the_slowest_records_are_kept_slowest_first() {
+        let mut slowest = Vec::new();
+        for line in 1..=100u64 {
+            let nanos = (line * 37) % 101;
+            keep_if_slow(
+                &mut slowest,
+                SlowRecord {
+                    file: 0,
+                    line,
+                    status: "ok",
+                    nanos,
+                },
+            );
+        }
+        assert_eq!(slowest.len(), SLOWEST_KEPT);
+        let kept: Vec<u64> = slowest.iter().map(|s| s.nanos).collect();
+        let expected: Vec<u64> = (81..=100).rev().collect();
+        assert_eq!(kept, expected);
+        assert!(slowest.iter().all(|s| (s.line * 37) % 101 == s.nanos));
     }
 
     #[test]

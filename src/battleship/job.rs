@@ -4,7 +4,7 @@ use serde::{Deserialize, Deserializer};
 
 use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value};
 use crate::budget::Meter;
-use crate::puzzle::{Puzzle, PuzzleError};
+use crate::puzzle::{read_keys, Puzzle, PuzzleError};
 
 use super::{validate_within, Field, FieldFormat, Fleet, Rules};
 
@@ -78,6 +78,24 @@ impl Puzzle for ValidatePuzzle {
         })
     }
 
+    fn generate(keys: &toml::Table) -> Result<Vec<u8>, PuzzleError> {
+        let set: GeneratedFields = read_keys::<Self, _>(keys)?;
+        let batch = super::generate::FieldBatch {
+            count: set.count,
+            seed: set.seed,
+            size: (10, 10),
+            fleet: Fleet::classic(),
+            rules: set.rules,
+            faults: set.faults,
+        };
+        let mut out = Vec::new();
+        super::generate::write_fields(&batch, &mut out).map_err(|e| PuzzleError::Settings {
+            puzzle: Self::NAME,
+            message: e.to_string(),
+        })?;
+        Ok(out)
+    }
+
     fn notes(settings: &ValidateSettings) -> Vec<String> {
         if *settings == ValidateSettings::default() {
             Vec::new()
@@ -85,6 +103,23 @@ impl Puzzle for ValidatePuzzle {
             vec![rules_name(settings.rules).to_string()]
         }
     }
+}
+
+/// A generated dataset as a `bench` suite names it: the keys of `battleship generate`
+/// (classic fleet on 10×10).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedFields {
+    count: usize,
+    seed: u64,
+    #[serde(default = "touching", deserialize_with = "rules_by_name")]
+    rules: Rules,
+    #[serde(default)]
+    faults: f64,
+}
+
+fn touching() -> Rules {
+    Rules::Touching
 }
 
 /// Validates every field of a corpus (the settings of `battleship validate`).

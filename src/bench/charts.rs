@@ -16,23 +16,130 @@ use super::stats::latency_cdf;
 /// File names of the charts, in the order the report shows them.
 pub const CHART_FILES: [&str; 3] = ["throughput.svg", "latency.svg", "scaling.svg"];
 
+/// The charts' titles, in the same order.
+pub const CHART_TITLES: [&str; 3] = ["Throughput", "Latency distribution", "Scaling with threads"];
+
+/// The comparison chart's file name.
+pub const COMPARISON_FILE: &str = "comparison.svg";
+
 const FONT: &str = "sans-serif";
 const PANEL: (u32, u32) = (420, 280);
 const PANEL_COLUMNS: usize = 3;
 
-/// Draws every chart of `results` into `dir`.
-pub fn write_charts(dir: &Path, results: &[RunResult]) -> Result<(), BenchError> {
+/// Draws every chart of `results` into `dir`; returns each file's name and SVG text.
+pub fn write_charts(
+    dir: &Path,
+    results: &[RunResult],
+) -> Result<Vec<(&'static str, String)>, BenchError> {
     let names = algorithm_names(results);
     let charts: [(&'static str, Chart); 3] = [
         (CHART_FILES[0], throughput),
         (CHART_FILES[1], latency),
         (CHART_FILES[2], scaling),
     ];
+    let mut drawn = Vec::new();
     for (file, draw) in charts {
         let mut svg = String::new();
         draw(&mut svg, results, &names).map_err(chart_error(file))?;
-        write_file(&dir.join(file), svg)?;
+        write_file(&dir.join(file), &svg)?;
+        drawn.push((file, svg));
     }
+    Ok(drawn)
+}
+
+/// One bar of the comparison chart: a measurement's speed ratio (new over old) with its
+/// 95% interval, and whether it counts as slower (-1), unchanged (0) or faster (1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatioBar {
+    /// The measurement's name.
+    pub label: String,
+    /// Lower end of the interval.
+    pub low: f64,
+    /// The ratio.
+    pub ratio: f64,
+    /// Upper end.
+    pub high: f64,
+    /// -1 slower, 0 unchanged, 1 faster.
+    pub verdict: i8,
+}
+
+/// The comparison chart: one bar per measurement from 1 to its ratio (log scale), its
+/// interval as a whisker, the band of ratios counted as noise shaded.
+pub fn comparison_chart(bars: &[RatioBar], noise: f64) -> Result<String, BenchError> {
+    let mut svg = String::new();
+    draw_comparison(&mut svg, bars, noise).map_err(chart_error(COMPARISON_FILE))?;
+    Ok(svg)
+}
+
+fn draw_comparison(svg: &mut String, bars: &[RatioBar], noise: f64) -> DrawResult {
+    let rows = bars.len().max(1) as i32;
+    let extreme = bars
+        .iter()
+        .flat_map(|b| [b.low, b.high, b.ratio])
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .map(|x| x.ln().abs())
+        .fold((1.0 + noise).ln() * 2.0, f64::max);
+    let (left, right) = ((-extreme * 1.15).exp(), (extreme * 1.15).exp());
+    let height = 110 + rows as u32 * 26;
+    let root = SVGBackend::with_string(svg, (1000, height)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "Speed of the new run over the old (log scale; whiskers: 95% interval)",
+            (FONT, 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(380)
+        .build_cartesian_2d(
+            (left..right).log_scale(),
+            (-5..rows * 10 - 5).with_key_points((0..rows).map(|i| i * 10).collect()),
+        )?;
+    let labels: Vec<&str> = bars.iter().map(|b| b.label.as_str()).collect();
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_label_formatter(&|&y| {
+            let index = rows - 1 - y / 10;
+            if y % 10 == 0 && (0..rows).contains(&index) {
+                labels
+                    .get(index as usize)
+                    .map_or(String::new(), |l| l.to_string())
+            } else {
+                String::new()
+            }
+        })
+        .x_desc("new records/s ÷ old records/s")
+        .x_label_formatter(&|x| format!("{x:.2}×"))
+        .label_style((FONT, 12))
+        .draw()?;
+    let band = RGBColor(220, 220, 220).filled();
+    chart.draw_series([Rectangle::new(
+        [(1.0 / (1.0 + noise), -5), (1.0 + noise, rows * 10 - 5)],
+        band,
+    )])?;
+    let colour = |verdict: i8| match verdict {
+        v if v < 0 => RGBColor(214, 39, 40),
+        v if v > 0 => RGBColor(44, 160, 44),
+        _ => RGBColor(127, 127, 127),
+    };
+    for (i, bar) in bars.iter().enumerate() {
+        let y = (rows - 1 - i as i32) * 10;
+        let style = colour(bar.verdict);
+        chart.draw_series([Rectangle::new(
+            [(1.0, y - 3), (bar.ratio, y + 3)],
+            style.filled(),
+        )])?;
+        chart.draw_series([PathElement::new(
+            vec![(bar.low, y), (bar.high, y)],
+            BLACK.stroke_width(2),
+        )])?;
+    }
+    chart.draw_series([PathElement::new(
+        vec![(1.0, -5), (1.0, rows * 10 - 5)],
+        BLACK.stroke_width(1),
+    )])?;
+    root.present()?;
     Ok(())
 }
 

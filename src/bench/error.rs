@@ -34,6 +34,22 @@ pub enum BenchError {
         /// What went wrong.
         message: String,
     },
+    /// A generated dataset could not be made.
+    #[error("cannot generate {}: {message}", path.display())]
+    Generate {
+        /// The file to make.
+        path: std::path::PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// A report folder could not be read (or a baseline kept).
+    #[error("{}: {message}", path.display())]
+    Read {
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        message: String,
+    },
     /// A chart could not be drawn.
     #[error("cannot draw {file}: {message}")]
     Chart {

@@ -28,8 +28,18 @@ pub struct Timing {
     pub warmup: usize,
     /// Timed runs go on until their total wall time reaches this many seconds…
     pub min_time: f64,
-    /// …or this many runs.
+    /// …or this many runs…
     pub max_repeats: usize,
+    /// …and at least this many.
+    pub min_repeats: usize,
+}
+
+impl Timing {
+    /// Whether another timed run is due after `runs` runs that took `timed` in all.
+    fn more(&self, runs: usize, timed: Duration) -> bool {
+        runs < self.max_repeats.max(1)
+            && (runs < self.min_repeats.max(1) || timed.as_secs_f64() < self.min_time)
+    }
 }
 
 /// What the timed runs of one measurement gave.
@@ -99,9 +109,7 @@ pub(super) fn measure(
     let mut records = 0;
     let mut statuses = Vec::new();
     let mut timed = Duration::ZERO;
-    while rates.len() < timing.max_repeats.max(1)
-        && (rates.is_empty() || timed.as_secs_f64() < timing.min_time)
-    {
+    while timing.more(rates.len(), timed) {
         let stats = if collected {
             run(&mut NullSink)?
         } else {
@@ -350,9 +358,7 @@ pub(super) fn measure_external(
     let mut rates = Vec::new();
     let mut first = None;
     let mut timed = Duration::ZERO;
-    while rates.len() < timing.max_repeats.max(1)
-        && (rates.is_empty() || timed.as_secs_f64() < timing.min_time)
-    {
+    while timing.more(rates.len(), timed) {
         let (output, wall) = run_external(name, command, &input)?;
         timed += wall;
         let seconds = wall.as_secs_f64().max(1e-9);

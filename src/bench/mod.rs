@@ -8,19 +8,38 @@
 //! the built-in algorithms.
 
 mod charts;
+mod ci;
+mod compare;
 mod error;
+mod folder;
 mod format;
+mod gate;
+mod generated;
 mod measure;
+mod page;
 mod report;
 mod run;
+mod spread;
 mod stats;
 mod suite;
 
-pub use charts::CHART_FILES;
+pub use charts::{RatioBar, CHART_FILES};
+pub use ci::{latency_entries, throughput_entries, Entry, LATENCY_FILE, THROUGHPUT_FILE};
+pub use compare::{rule_text, Compared, Comparison, Difference, Side, Verdict, DEFAULT_NOISE};
 pub use error::BenchError;
+pub use folder::{
+    baseline_folder, report_folder, save_baseline, write_comparison, write_report, SavedReport,
+    PAGE_FILE,
+};
 pub use format::{median, thousands, threads_text};
+pub use gate::{BaselineOutcome, Baselines, Gate, Judged};
 pub use measure::{Effort, Timing};
-pub use report::{report_folder, write_report, BenchSummary};
-pub use run::{run_plan, Disagreement, Event, External, RunResult};
+pub use page::bench_page;
+pub use report::{BenchSummary, RunSamples};
+pub use run::{run_plan, Disagreement, Event, External, Externals, RunResult};
+pub use spread::{median_interval, outliers, ratio_interval};
 pub use stats::{latency_cdf, summary_rows, SummaryRow};
-pub use suite::{Overrides, Plan, PlannedDataset, SetSpec, Suite, DEFAULT_SUITE};
+pub use suite::{
+    default_cache_folder, GeneratedFile, Overrides, Plan, PlannedDataset, SetSpec, Suite,
+    DEFAULT_SUITE,
+};

@@ -1,22 +1,19 @@
-//! The report folder of a benchmark: summary tables (CSV, JSON, Markdown), the environment
-//! and the charts.
+//! A benchmark's summary: its tables as CSV, JSON, Markdown and text.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::report::export::{create_folder, rows_to_csv, to_json, write_file, Column, Table};
+use crate::report::export::{rows_to_csv, to_json, Column, Table};
 use crate::report::EnvInfo;
 
-use super::charts::{self, CHART_FILES};
-use super::error::BenchError;
+use super::charts::{CHART_FILES, CHART_TITLES};
 use super::format::{thousands, threads_text};
 use super::run::{Disagreement, RunResult};
 use super::stats::{summary_rows, SummaryRow};
 
 /// What `summary.json` holds.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BenchSummary {
     /// The suite's name.
     pub suite: String,
@@ -26,6 +23,23 @@ pub struct BenchSummary {
     pub disagreements: Vec<Disagreement>,
     /// The chart files beside the summary.
     pub charts: Vec<String>,
+    /// Each measurement's timed runs, in the order of `runs`: what `bench compare` needs
+    /// for its intervals (empty in reports made before they were kept).
+    #[serde(default)]
+    pub samples: Vec<RunSamples>,
+}
+
+/// The rate of every timed run of one measurement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSamples {
+    /// The dataset.
+    pub dataset: String,
+    /// The algorithm or external program.
+    pub algorithm: String,
+    /// Its thread count (none for an external program).
+    pub threads: Option<usize>,
+    /// Records per second of each timed run, in the order they ran.
+    pub records_per_s: Vec<f64>,
 }
 
 impl BenchSummary {
@@ -36,6 +50,15 @@ impl BenchSummary {
             runs: summary_rows(results),
             disagreements: results.iter().flat_map(|r| r.listed.clone()).collect(),
             charts: CHART_FILES.iter().map(|f| f.to_string()).collect(),
+            samples: results
+                .iter()
+                .map(|r| RunSamples {
+                    dataset: r.dataset.clone(),
+                    algorithm: r.algorithm.clone(),
+                    threads: r.threads,
+                    records_per_s: r.rates.clone(),
+                })
+                .collect(),
         }
     }
 
@@ -90,17 +113,18 @@ impl BenchSummary {
                 row.failure.replace('|', "\\|")
             ));
         }
-        for (file, title) in
-            CHART_FILES
-                .iter()
-                .zip(["Throughput", "Latency distribution", "Scaling with threads"])
-        {
+        md.push_str(
+            "The same report as a page with sortable tables: [report.html](report.html).\n\n",
+        );
+        for (file, title) in CHART_FILES.iter().zip(CHART_TITLES) {
             md.push_str(&format!("## {title}\n\n![{title}]({file})\n\n"));
         }
         md.push_str("## Results\n\n");
         md.push_str(&Table::from_csv(&self.to_csv()).to_markdown());
         md.push_str(
-            "\nrecords_per_s is the median of the timed runs (min and max beside it); us_* \
+            "\nrecords_per_s is the median of the timed runs (repeats of them; min and max \
+             beside it, and a 95% confidence interval for the median from 6 runs on); \
+             outlier_runs are runs beyond 1.5 interquartile ranges from the quartiles; us_* \
              are per-record times (for an external program, its whole wall time per record); \
              speedup_vs_1_thread compares with the same algorithm on one thread; \
              relative_to_fastest with the fastest run on the dataset at the same thread count.\n",
@@ -132,7 +156,7 @@ impl BenchSummary {
             } else {
                 format!("; {failures} runs FAILED")
             },
-            report.join("summary.md").display()
+            report.join("report.html").display()
         )
     }
 
@@ -143,7 +167,9 @@ impl BenchSummary {
             Column::left("algorithm").padded(10),
             Column::right("threads").padded(7),
             Column::right("records").padded(8),
+            Column::right("runs").padded(4),
             Column::right("records/s").padded(11),
+            Column::right("95% CI or min–max").padded(21),
             Column::right("µs p50").padded(9),
             Column::right("speedup").padded(7),
             Column::right("vs best").padded(7),
@@ -155,7 +181,9 @@ impl BenchSummary {
                 row.algorithm.clone(),
                 threads_text(row.threads),
                 row.records.to_string(),
+                row.repeats.to_string(),
                 thousands(row.records_per_s),
+                row.spread_text(),
                 row.us_p50.map_or("-".into(), |us| format!("{us:.1}")),
                 row.speedup_vs_1_thread
                     .map_or("-".into(), |s| format!("{s:.2}×")),
@@ -166,7 +194,8 @@ impl BenchSummary {
         table.to_text()
     }
 
-    fn disagreement_table(&self) -> Table {
+    /// The disagreements as a table.
+    pub fn disagreement_table(&self) -> Table {
         let mut table = Table::new(vec![
             Column::left("dataset"),
             Column::left("algorithm"),
@@ -189,55 +218,4 @@ impl BenchSummary {
         }
         table
     }
-}
-
-/// A new folder `root/<date>-<host>-<label>` for a report (`-2`, `-3`… if taken).
-pub fn report_folder(root: &Path, env: &EnvInfo, label: &str) -> Result<PathBuf, BenchError> {
-    let date = env.date.get(..10).unwrap_or(&env.date);
-    let base = format!("{date}-{}-{}", host_name(), safe(label));
-    let mut dir = root.join(&base);
-    let mut n = 2;
-    while dir.exists() {
-        dir = root.join(format!("{base}-{n}"));
-        n += 1;
-    }
-    create_folder(&dir)?;
-    Ok(dir)
-}
-
-/// Writes `summary.csv`, `summary.json`, `summary.md`, `env.json` and the charts into `dir`.
-pub fn write_report(
-    dir: &Path,
-    summary: &BenchSummary,
-    results: &[RunResult],
-    env: &EnvInfo,
-) -> Result<(), BenchError> {
-    write_file(&dir.join("summary.csv"), summary.to_csv())?;
-    write_file(&dir.join("summary.json"), summary.to_json())?;
-    write_file(&dir.join("summary.md"), summary.to_markdown(env))?;
-    write_file(&dir.join("env.json"), env.to_json())?;
-    charts::write_charts(dir, results)
-}
-
-/// This machine's name, for report folders.
-fn host_name() -> String {
-    fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .map(|h| safe(h.trim()))
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "host".into())
-}
-
-/// `text` with anything but letters, digits, `-`, `_` and `.` replaced by `-`.
-fn safe(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
 }

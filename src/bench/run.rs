@@ -78,6 +78,31 @@ impl std::str::FromStr for External {
     }
 }
 
+/// The external programs asked for on the command line, with their time limit.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Externals {
+    /// Add a program to compare on the Sudoku datasets, as NAME='COMMAND': it reads puzzles
+    /// on standard input, one per line, and writes one solution per line. Timed as a whole
+    /// process; its solutions are checked against ours. Repeatable.
+    #[arg(long = "external", value_name = "NAME=COMMAND", value_parser = clap::value_parser!(External))]
+    pub programs: Vec<External>,
+    /// Time one run of an --external program may take (`30s`, `5m`): past it, the program
+    /// is killed and its measurement fails.
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = humantime::parse_duration)]
+    pub external_timeout: std::time::Duration,
+}
+
+impl Externals {
+    /// The programs, each with the time limit.
+    pub fn timed(self) -> Vec<External> {
+        let timeout = Some(self.external_timeout);
+        self.programs
+            .into_iter()
+            .map(|program| External { timeout, ..program })
+            .collect()
+    }
+}
+
 /// One algorithm (or external program) measured on one dataset with one thread count.
 #[derive(Debug, Clone)]
 pub struct RunResult {
@@ -108,7 +133,7 @@ pub struct RunResult {
 }
 
 /// A record on which a run disagrees with the dataset's first run.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Disagreement {
     /// The dataset.
     pub dataset: String,
@@ -144,6 +169,10 @@ pub enum Event<'a> {
     },
     /// A measurement is done.
     Finished(&'a RunResult),
+    /// A generated dataset is being made (first use, or its keys changed).
+    Generating(&'a std::path::Path),
+    /// It is made, in this many seconds.
+    Generated(f64),
 }
 
 impl std::fmt::Display for Event<'_> {
@@ -166,6 +195,8 @@ impl std::fmt::Display for Event<'_> {
                 failure: Some(failure),
                 ..
             }) => write!(f, "FAILED: {failure}"),
+            Event::Generating(path) => write!(f, "generating {} … ", path.display()),
+            Event::Generated(seconds) => write!(f, "done in {seconds:.1} s"),
             Event::Finished(result) => {
                 let runs = result.rates.len();
                 write!(
@@ -193,6 +224,7 @@ pub fn run_plan(
         warmup: plan.warmup,
         min_time: plan.min_time,
         max_repeats: plan.max_repeats,
+        min_repeats: plan.min_repeats,
     };
     let externals_on = |d: &PlannedDataset| if takes_externals(d) { externals } else { &[] };
     let total: usize = plan
@@ -206,6 +238,17 @@ pub fn run_plan(
              whose set does not say external = false)"
                 .into(),
         ));
+    }
+    // Generated datasets are made first, so that a bad generator setting stops the run
+    // before any measurement.
+    for dataset in plan.datasets.iter() {
+        if !super::generated::needs_making(dataset) {
+            continue;
+        }
+        let started = std::time::Instant::now();
+        on_event(Event::Generating(&dataset.path));
+        super::generated::make(dataset)?;
+        on_event(Event::Generated(started.elapsed().as_secs_f64()));
     }
     let mut index = 0;
     let mut results = Vec::new();

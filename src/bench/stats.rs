@@ -2,13 +2,14 @@
 //! percentiles, speed-ups over one thread and speed relative to the fastest algorithm.
 
 use hdrhistogram::Histogram;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::format::median;
 use super::run::RunResult;
+use super::spread::{median_interval, outliers};
 
 /// One row of the summary table: one algorithm on one dataset with one thread count.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
     /// Puzzle kind.
     pub kind: String,
@@ -26,8 +27,15 @@ pub struct SummaryRow {
     pub records_per_s: f64,
     /// …their slowest…
     pub records_per_s_min: f64,
-    /// …and fastest.
+    /// …and fastest…
     pub records_per_s_max: f64,
+    /// …and a 95% confidence interval for the median, from the runs' order statistics
+    /// (empty below 6 timed runs: then min and max are the spread).
+    pub records_per_s_ci_low: Option<f64>,
+    /// Its upper end.
+    pub records_per_s_ci_high: Option<f64>,
+    /// Timed runs beyond Tukey's fences (1.5 interquartile ranges outside the quartiles).
+    pub outlier_runs: usize,
     /// Mean µs per record (for an external program: its wall time per record).
     pub us_mean: f64,
     /// Median µs per record.
@@ -57,6 +65,34 @@ pub struct SummaryRow {
     pub failure: String,
 }
 
+impl SummaryRow {
+    /// The rate's spread as the tables show it: the 95% interval of the median, else
+    /// `min–max` (fewer than 6 runs), with `*` when runs are outliers.
+    pub fn spread_text(&self) -> String {
+        use super::format::thousands;
+        let (low, high) = match (self.records_per_s_ci_low, self.records_per_s_ci_high) {
+            (Some(low), Some(high)) => (low, high),
+            _ => (self.records_per_s_min, self.records_per_s_max),
+        };
+        let flag = if self.outlier_runs > 0 { "*" } else { "" };
+        format!("{}–{}{flag}", thousands(low), thousands(high))
+    }
+
+    /// `dataset · algorithm · N threads`: the measurement's name.
+    pub fn name(&self) -> String {
+        format!(
+            "{} · {} · {}",
+            self.dataset,
+            self.algorithm,
+            match self.threads {
+                Some(1) => "1 thread".to_string(),
+                Some(n) => format!("{n} threads"),
+                None => "process".to_string(),
+            }
+        )
+    }
+}
+
 /// The summary table of `results`, in the same order.
 pub fn summary_rows(results: &[RunResult]) -> Vec<SummaryRow> {
     let rate = |r: &RunResult| median(&r.rates);
@@ -64,6 +100,7 @@ pub fn summary_rows(results: &[RunResult]) -> Vec<SummaryRow> {
         .iter()
         .map(|r| {
             let own = rate(r);
+            let interval = median_interval(&r.rates);
             let one_thread = r.threads.and_then(|_| {
                 results
                     .iter()
@@ -90,6 +127,9 @@ pub fn summary_rows(results: &[RunResult]) -> Vec<SummaryRow> {
                 records_per_s: round(own),
                 records_per_s_min: round(r.rates.iter().copied().reduce(f64::min).unwrap_or(0.0)),
                 records_per_s_max: round(r.rates.iter().copied().fold(0.0, f64::max)),
+                records_per_s_ci_low: interval.map(|i| round(i.0)),
+                records_per_s_ci_high: interval.map(|i| round(i.1)),
+                outlier_runs: outliers(&r.rates),
                 us_mean: round(match latency {
                     Some(h) => h.mean() / 1e3,
                     None if own > 0.0 => 1e6 / own,

@@ -30,6 +30,8 @@ struct SuiteFile {
     warmup: usize,
     #[serde(default = "default_max_repeats")]
     max_repeats: usize,
+    #[serde(default = "default_min_repeats")]
+    min_repeats: usize,
     #[serde(default = "default_threads")]
     threads: Vec<usize>,
     #[serde(rename = "set")]
@@ -41,7 +43,9 @@ struct SuiteFile {
 struct SetFile {
     /// Spanned, so that messages about the set can give its line.
     kind: toml::Spanned<String>,
+    #[serde(default)]
     datasets: Vec<String>,
+    generate: Option<toml::Table>,
     algorithms: Vec<String>,
     max_records: Option<usize>,
     external: Option<bool>,
@@ -61,6 +65,8 @@ pub struct Suite {
     pub warmup: usize,
     /// Timed runs at most, however fast they are.
     pub max_repeats: usize,
+    /// Timed runs at least, however slow they are: enough for a spread.
+    pub min_repeats: usize,
     /// Worker thread counts to run each measurement with.
     pub threads: Vec<usize>,
     /// The datasets, each group with its puzzle kind and algorithms.
@@ -74,6 +80,8 @@ pub struct SetSpec {
     pub kind: &'static dyn Kind,
     /// Paths or glob patterns, relative to the suite file's folder.
     pub datasets: Vec<String>,
+    /// Or a file the kind's generator makes, cached (see [`GeneratedFile`]).
+    pub generate: Option<GeneratedFile>,
     /// Algorithms to compare (names as on the command line).
     pub algorithms: Vec<String>,
     /// The puzzle's own settings (a Sudoku solution limit, Battleship rules…): the set's
@@ -92,11 +100,44 @@ impl fmt::Debug for SetSpec {
         f.debug_struct("SetSpec")
             .field("kind", &self.kind.name())
             .field("datasets", &self.datasets)
+            .field("generate", &self.generate)
             .field("algorithms", &self.algorithms)
             .field("settings", &self.settings)
             .field("max_records", &self.max_records)
             .field("external", &self.external)
             .finish()
+    }
+}
+
+/// A dataset made by a kind's generator on first use and kept in the cache folder: a set's
+/// `generate = { file = "NAME", count = …, seed = …, … }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratedFile {
+    /// The file's name in the cache folder's subfolder of its kind.
+    pub file: String,
+    /// The generator's keys: everything but `file`.
+    pub keys: toml::Table,
+}
+
+impl GeneratedFile {
+    /// Reads a set's `generate` table.
+    fn read(mut table: toml::Table) -> Result<Self, String> {
+        let file = match table.remove("file") {
+            Some(toml::Value::String(file)) => file,
+            Some(_) => return Err("generate: file must be a string".into()),
+            None => return Err("generate: a file name is needed (file = \"NAME.txt\")".into()),
+        };
+        let plain = !file.is_empty()
+            && file
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && !file.starts_with('.');
+        if !plain {
+            return Err(format!(
+                "generate: file must be a plain file name (letters, digits, - _ .), not {file:?}"
+            ));
+        }
+        Ok(GeneratedFile { file, keys: table })
     }
 }
 
@@ -110,6 +151,10 @@ fn default_warmup() -> usize {
 
 fn default_max_repeats() -> usize {
     50
+}
+
+fn default_min_repeats() -> usize {
+    5
 }
 
 fn default_threads() -> Vec<usize> {
@@ -133,6 +178,8 @@ pub struct PlannedDataset {
     pub max_records: Option<usize>,
     /// Whether external programs run on it.
     pub external: bool,
+    /// How to make the file when it is not in the cache yet.
+    pub generate: Option<GeneratedFile>,
 }
 
 impl fmt::Debug for PlannedDataset {
@@ -145,6 +192,7 @@ impl fmt::Debug for PlannedDataset {
             .field("settings", &self.settings)
             .field("max_records", &self.max_records)
             .field("external", &self.external)
+            .field("generate", &self.generate)
             .finish()
     }
 }
@@ -164,19 +212,39 @@ pub struct Plan {
     pub warmup: usize,
     /// Timed runs at most.
     pub max_repeats: usize,
+    /// Timed runs at least.
+    pub min_repeats: usize,
 }
 
 /// Changes to a suite asked for on the command line.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct Overrides {
-    /// Replace the datasets by the files of this folder (or of its per-kind subfolders).
+    /// Run the suite's kinds on the data files of DIR instead: DIR/sudoku/, DIR/connect4/…,
+    /// or DIR itself when it is named after a kind (e.g. corpora/sudoku).
+    #[arg(long = "datasets", value_name = "DIR")]
     pub datasets_dir: Option<PathBuf>,
-    /// Keep only these algorithms.
+    /// Only these algorithms, comma-separated (e.g. dlx,backtrack).
+    #[arg(long = "algos", value_delimiter = ',', value_name = "ALGOS")]
     pub algorithms: Option<Vec<String>>,
-    /// Replace the thread counts.
+    /// Thread counts to compare, comma-separated (e.g. 1,2).
+    #[arg(long, value_delimiter = ',', value_name = "COUNTS")]
     pub threads: Option<Vec<usize>>,
-    /// One timed run per measurement, no warm-up.
+    /// One timed run per measurement and no warm-up: a quick look, not figures to publish.
+    #[arg(long)]
     pub quick: bool,
+    /// Where generated datasets are kept (default: [`default_cache_folder`]).
+    #[arg(skip)]
+    pub cache: Option<PathBuf>,
+}
+
+/// Where generated datasets are kept by default: `puzzlebench-datasets` in Cargo's target
+/// folder (`$CARGO_TARGET_DIR`, else `target` under the current folder), so that they are
+/// made once per clone, never committed, and removed by `cargo clean`.
+pub fn default_cache_folder() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+        .join("puzzlebench-datasets")
 }
 
 impl Suite {
@@ -198,8 +266,11 @@ impl Suite {
                 file.min_time
             )));
         }
-        if file.max_repeats == 0 {
-            return Err(fail("max_repeats must be at least 1".into()));
+        if file.min_repeats == 0 || file.max_repeats < file.min_repeats {
+            return Err(fail(format!(
+                "need 1 ≤ min_repeats ≤ max_repeats, not {} and {}",
+                file.min_repeats, file.max_repeats
+            )));
         }
         check_threads(&file.threads).map_err(fail)?;
         if file.sets.is_empty() {
@@ -220,6 +291,7 @@ impl Suite {
             min_time: file.min_time,
             warmup: file.warmup,
             max_repeats: file.max_repeats,
+            min_repeats: file.min_repeats,
             threads: file.threads,
             sets,
         })
@@ -279,9 +351,25 @@ impl Suite {
             }
             sets.retain(|set| !set.algorithms.is_empty());
         }
+        let cache = overrides.cache.clone().unwrap_or_else(default_cache_folder);
         let mut datasets: Vec<PlannedDataset> = Vec::new();
         for set in &sets {
-            for path in expand(base, &set.datasets)? {
+            let paths = match &set.generate {
+                Some(generated) => vec![cache.join(set.kind.folder()).join(&generated.file)],
+                None => expand(base, &set.datasets)?,
+            };
+            for path in paths {
+                if let Some(generated) = &set.generate {
+                    let clash = datasets.iter().any(|d| {
+                        d.path == path && d.generate.as_ref().is_some_and(|g| g != generated)
+                    });
+                    if clash {
+                        return Err(BenchError::Plan(format!(
+                            "two sets generate {} with different keys",
+                            generated.file
+                        )));
+                    }
+                }
                 let planned = PlannedDataset {
                     kind: set.kind,
                     name: dataset_name(&path, set),
@@ -290,6 +378,7 @@ impl Suite {
                     settings: Arc::clone(&set.settings),
                     max_records: set.max_records,
                     external: set.external.unwrap_or(true),
+                    generate: set.generate.clone(),
                 };
                 // The same file with the same settings in several sets runs once, with all
                 // their algorithms.
@@ -322,10 +411,15 @@ impl Suite {
             }
             None => self.threads.clone(),
         };
-        let (warmup, max_repeats, min_time) = if overrides.quick {
-            (0, 1, 0.0)
+        let (warmup, min_repeats, max_repeats, min_time) = if overrides.quick {
+            (0, 1, 1, 0.0)
         } else {
-            (self.warmup, self.max_repeats, self.min_time)
+            (
+                self.warmup,
+                self.min_repeats,
+                self.max_repeats,
+                self.min_time,
+            )
         };
         Ok(Plan {
             name: self.name.clone(),
@@ -334,6 +428,7 @@ impl Suite {
             min_time,
             warmup,
             max_repeats,
+            min_repeats,
         })
     }
 }
@@ -382,8 +477,9 @@ impl SetFile {
                     names.join(", ")
                 )
             })?;
-        if self.datasets.is_empty() {
-            return Err("no datasets".into());
+        let generate = self.generate.map(GeneratedFile::read).transpose()?;
+        if self.datasets.is_empty() == generate.is_none() {
+            return Err("give either datasets (files) or generate (a generated file)".into());
         }
         if self.algorithms.is_empty() {
             return Err("no algorithms".into());
@@ -404,6 +500,7 @@ impl SetFile {
         Ok(SetSpec {
             kind,
             datasets: self.datasets,
+            generate,
             algorithms: self.algorithms,
             settings: Arc::from(settings),
             max_records: self.max_records,
@@ -457,6 +554,7 @@ fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchEr
                 .iter()
                 .map(|f| glob::Pattern::escape(&f.to_string_lossy()))
                 .collect(),
+            generate: None,
             ..set.clone()
         });
     }
@@ -554,7 +652,10 @@ mod tests {
         assert!(plan.datasets.iter().any(|d| d.kind.name() == "connect4"));
         assert!(plan.datasets.iter().any(|d| d.kind.name() == "battleship"));
         assert!(plan.datasets.iter().any(|d| d.kind.name() == "tiling"));
-        assert!(plan.datasets.iter().all(|d| d.path.is_file()));
+        assert!(plan
+            .datasets
+            .iter()
+            .all(|d| d.path.is_file() || d.generate.is_some()));
     }
 
     #[test]
@@ -649,6 +750,7 @@ mod tests {
             .collect();
         let files = [
             "generated-16x16-20.txt",
+            "generated-16x16-300.txt.gz",
             "generated-16x16-easy-100.txt",
             "generated-16x16-minimal-100.txt",
             "generated-1k.csv",
@@ -670,12 +772,8 @@ mod tests {
             .collect();
         expected.extend(files.iter().map(|f| {
             (
-                format!("{f} (first 100)"),
-                vec![
-                    "fast".to_string(),
-                    "dlx".to_string(),
-                    "backtrack".to_string(),
-                ],
+                format!("{f} (first 600)"),
+                vec!["backtrack".to_string()],
                 true,
             )
         }));

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, Subcommand};
 
-use puzzlebench::bench::{self, BenchSummary, Event, External, Overrides, Suite};
+use puzzlebench::bench::{self, BenchSummary, Event, Overrides, Suite};
 use puzzlebench::kinds;
 use puzzlebench::report::{self, EnvInfo};
 
@@ -16,68 +16,57 @@ use super::{exit_code, say};
 /// Compare algorithms, datasets and thread counts; write a report folder.
 #[derive(Debug, Args)]
 pub(super) struct BenchArgs {
+    #[command(subcommand)]
+    command: Option<BenchCommand>,
     /// Suite file (TOML). Default: the built-in suite over the repository's own datasets/
     /// (benches/suites/default.toml), run from the repository root.
     #[arg(long, value_name = "FILE")]
     suite: Option<PathBuf>,
-    /// Run the suite's kinds on the data files of DIR instead: DIR/sudoku/, DIR/connect4/…,
-    /// or DIR itself when it is named after a kind (e.g. corpora/sudoku).
-    #[arg(long, value_name = "DIR")]
-    datasets: Option<PathBuf>,
-    /// Only these algorithms, comma-separated (e.g. dlx,backtrack).
-    #[arg(long, value_delimiter = ',', value_name = "ALGOS")]
-    algos: Option<Vec<String>>,
-    /// Thread counts to compare, comma-separated (e.g. 1,2).
-    #[arg(long, value_delimiter = ',', value_name = "COUNTS")]
-    threads: Option<Vec<usize>>,
-    /// One timed run per measurement and no warm-up: a quick look, not figures to publish.
-    #[arg(long)]
-    quick: bool,
-    /// Add a program to compare on the Sudoku datasets, as NAME='COMMAND': it reads puzzles
-    /// on standard input, one per line, and writes one solution per line. Timed as a whole
-    /// process; its solutions are checked against ours. Repeatable.
-    #[arg(long, value_name = "NAME=COMMAND", value_parser = clap::value_parser!(External))]
-    external: Vec<External>,
-    /// Time one run of an --external program may take (`30s`, `5m`): past it, the program
-    /// is killed and its measurement fails.
-    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = humantime::parse_duration)]
-    external_timeout: std::time::Duration,
+    #[command(flatten)]
+    overrides: Overrides,
+    #[command(flatten)]
+    externals: bench::Externals,
     /// Last part of the report folder's name (default: the suite's name).
     #[arg(long)]
     label: Option<String>,
     /// Where report folders are made.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     reports: PathBuf,
+    #[command(flatten)]
+    baselines: bench::Baselines,
     /// No progress lines on standard error.
     #[arg(short, long)]
     quiet: bool,
 }
 
+#[derive(Debug, Subcommand)]
+enum BenchCommand {
+    /// Compare two report folders (OLD, then NEW): each measurement's speed ratio with its
+    /// 95% interval, faster/slower/unchanged; writes compare.* and report.html into NEW.
+    Compare {
+        /// The earlier report folder.
+        old: PathBuf,
+        /// The later one.
+        new: PathBuf,
+        #[command(flatten)]
+        gate: bench::Gate,
+    },
+}
+
 pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
+    if let Some(BenchCommand::Compare { old, new, gate }) = &args.command {
+        return Ok(exit_code(print(gate.compare(old, new)?)?));
+    }
     let (suite, base) = Suite::load(args.suite.as_deref(), &kinds::all())?;
-    let overrides = Overrides {
-        datasets_dir: args.datasets,
-        algorithms: args.algos,
-        threads: args.threads,
-        quick: args.quick,
-    };
-    let plan = suite.plan(&base, &overrides)?;
+    let plan = suite.plan(&base, &args.overrides)?;
     let started = std::time::Instant::now();
     let quiet = args.quiet;
     let mut on_event = |event: Event<'_>| match event {
         _ if quiet => {}
-        Event::Started { .. } => say(&event.to_string()),
-        Event::Finished(_) => say(&format!("{event}\n")),
+        Event::Started { .. } | Event::Generating(_) => say(&event.to_string()),
+        Event::Finished(_) | Event::Generated(_) => say(&format!("{event}\n")),
     };
-    let externals: Vec<External> = args
-        .external
-        .into_iter()
-        .map(|external| External {
-            timeout: Some(args.external_timeout),
-            ..external
-        })
-        .collect();
-    let results = bench::run_plan(&plan, &externals, &mut on_event)?;
+    let results = bench::run_plan(&plan, &args.externals.timed(), &mut on_event)?;
     let summary = BenchSummary::new(&plan.name, &results);
     let threads = plan.threads.iter().copied().max().unwrap_or(1);
     let env = EnvInfo::collect(threads, std::env::args().collect());
@@ -88,6 +77,22 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     out.write_all(summary.to_text().as_bytes())?;
     let seconds = started.elapsed().as_secs_f64();
     writeln!(out, "{}", summary.closing_line(seconds, &dir))?;
-    let failed = summary.total_disagreements() + summary.failures();
+    drop(out);
+    let mut failed = summary.total_disagreements() + summary.failures();
+    let after = args.baselines.apply(&dir, &args.reports)?;
+    if let Some(judged) = after.compared {
+        failed += print(judged)?;
+    }
+    for note in after.notes {
+        say(&format!("{note}\n"));
+    }
     Ok(exit_code(failed))
+}
+
+/// Prints a comparison; returns how many measurements fail its gate.
+fn print(judged: bench::Judged) -> Result<u64> {
+    report::standard_output()?
+        .lock()
+        .write_all(judged.text.as_bytes())?;
+    Ok(judged.failing as u64)
 }

@@ -6,7 +6,7 @@ use crate::batch::{
     InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled, Value, ERROR_STATUS,
 };
 use crate::budget::Meter;
-use crate::puzzle::{Puzzle, PuzzleError};
+use crate::puzzle::{read_keys, Puzzle, PuzzleError};
 
 use super::board::{board_fits, BoardSizeError};
 use super::notation::{GameLog, Notation};
@@ -90,6 +90,53 @@ impl Puzzle for ValidatePuzzle {
 
     fn notes(board: &BoardSettings) -> Vec<String> {
         board.notes()
+    }
+
+    fn generate(keys: &toml::Table) -> Result<Vec<u8>, PuzzleError> {
+        read_keys::<Self, GeneratedGames>(keys)?.generate()
+    }
+}
+
+/// A generated dataset as a `bench` suite names it: the keys of `connect4 generate`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedGames {
+    count: usize,
+    seed: u64,
+    width: Option<usize>,
+    height: Option<usize>,
+    notation: Option<String>,
+    #[serde(default)]
+    faults: f64,
+}
+
+impl GeneratedGames {
+    /// The games, one per line.
+    fn generate(&self) -> Result<Vec<u8>, PuzzleError> {
+        use super::generate::{GameBatch, GameNotation};
+        let fail = |message: String| PuzzleError::Settings {
+            puzzle: ValidatePuzzle::NAME,
+            message,
+        };
+        let notation = match self.notation.as_deref() {
+            None => GameNotation::Digits,
+            Some(name) => <GameNotation as clap::ValueEnum>::from_str(name, false)
+                .map_err(|_| fail(format!("notation must be digits or colors, not {name:?}")))?,
+        };
+        let batch = GameBatch {
+            count: self.count,
+            seed: self.seed,
+            width: self.width.unwrap_or(BoardSettings::default().width),
+            height: self.height.unwrap_or(BoardSettings::default().height),
+            notation,
+            faults: self.faults,
+        };
+        batch.check().map_err(|e| fail(e.to_string()))?;
+        let mut out = Vec::new();
+        batch
+            .write(&mut out)
+            .expect("writing to memory cannot fail");
+        Ok(out)
     }
 }
 

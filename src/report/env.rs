@@ -49,6 +49,26 @@ impl EnvInfo {
         }
     }
 
+    /// The facts as (name, value) pairs, for a page.
+    pub fn facts(&self) -> Vec<(String, String)> {
+        let pairs = [
+            ("tool", format!("{} {}", self.tool, self.version)),
+            ("git commit", self.git_commit.clone().unwrap_or_default()),
+            ("compiler", self.rustc.clone()),
+            ("host", self.host.clone()),
+            ("CPU", self.cpu_model.clone()),
+            ("cores", self.cores.to_string()),
+            ("threads", self.threads.to_string()),
+            ("OS", self.os.clone()),
+            ("date", self.date.clone()),
+            ("command", self.command.join(" ")),
+        ];
+        pairs
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value))
+            .collect()
+    }
+
     /// Pretty-printed JSON.
     pub fn to_json(&self) -> String {
         super::export::to_json(self)

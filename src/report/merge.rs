@@ -362,7 +362,16 @@ fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
             (name.clone(), text)
         })
         .collect();
-    Ok(Summary::new(&first.command, inputs, settings, &stats))
+    let mut summary = Summary::new(&first.command, inputs, settings, &stats);
+    summary.slowest = parts
+        .iter()
+        .flat_map(|part| part.summary.slowest.iter().cloned())
+        .collect();
+    summary
+        .slowest
+        .sort_by(|a, b| b.micros.total_cmp(&a.micros));
+    summary.slowest.truncate(crate::batch::SLOWEST_KEPT);
+    Ok(summary)
 }
 
 /// `env.json` of the merge: the first part's build, every part's host.
@@ -391,5 +400,37 @@ fn merged_env(parts: &[Part]) -> MergedEnv {
 /// Writes a merged report into `dir`: the same files as a run's report.
 pub fn write_merged(dir: &Path, merged: &Merged) -> Result<(), ExportError> {
     super::write_summary(dir, &merged.summary)?;
-    write_file(&dir.join("env.json"), to_json(&merged.env) + "\n")
+    write_file(&dir.join("env.json"), to_json(&merged.env) + "\n")?;
+    let page = dir.join("report.html");
+    let env = &merged.env;
+    let html = super::run_page(&merged.summary, &env.date, &env.facts(), &page)?;
+    write_file(&page, html)
+}
+
+impl MergedEnv {
+    /// The facts as (name, value) pairs, for a page: the build, then each host.
+    pub fn facts(&self) -> Vec<(String, String)> {
+        let mut facts = vec![
+            (
+                "tool".to_string(),
+                format!("{} {}", self.tool, self.version),
+            ),
+            (
+                "git commit".into(),
+                self.git_commit.clone().unwrap_or_default(),
+            ),
+            ("compiler".into(), self.rustc.clone()),
+            ("parts".into(), self.parts.to_string()),
+            ("threads".into(), self.threads.to_string()),
+            ("date".into(), self.date.clone()),
+        ];
+        for host in &self.hosts {
+            let text = format!(
+                "{} · {} cores · {} · {} parts, {} threads",
+                host.cpu_model, host.cores, host.os, host.parts, host.threads
+            );
+            facts.push((format!("host {}", host.host), text));
+        }
+        facts
+    }
 }

@@ -3,9 +3,11 @@
 
 mod env;
 pub mod export;
+pub mod html;
 mod merge;
 mod resume;
 mod rows;
+mod run_page;
 mod summary;
 
 pub use env::EnvInfo;
@@ -17,19 +19,22 @@ pub use resume::{resume_output, ResumeError, Resumed};
 pub use rows::{
     continuing_row_writer, row_writer, CsvFormat, CsvRows, JsonlFormat, JsonlRows, OutputFormat,
 };
-pub use summary::Summary;
+pub use run_page::run_page;
+pub use summary::{LatencyBand, SlowestRecord, Summary};
 
 use std::path::Path;
 
 /// Writes `summary.json`, `summary.csv`, `summary.md`, the latency histogram
-/// ([`HISTOGRAM_FILE`], for `report merge`) and `env.json` into `dir`, creating it if
-/// needed.
+/// ([`HISTOGRAM_FILE`], for `report merge`), `env.json` and `report.html` into `dir`,
+/// creating it if needed.
 pub fn write_report(dir: &Path, summary: &Summary, env: &EnvInfo) -> Result<(), ExportError> {
     write_summary(dir, summary)?;
-    export::write_file(&dir.join("env.json"), env.to_json() + "\n")
+    export::write_file(&dir.join("env.json"), env.to_json() + "\n")?;
+    let page = dir.join("report.html");
+    export::write_file(&page, run_page(summary, &env.date, &env.facts(), &page)?)
 }
 
-/// Writes every file of a report but `env.json`.
+/// Writes every file of a report but `env.json` and `report.html`.
 fn write_summary(dir: &Path, summary: &Summary) -> Result<(), ExportError> {
     export::create_folder(dir)?;
     export::write_file(&dir.join("summary.json"), summary.to_json() + "\n")?;

@@ -52,6 +52,63 @@ pub struct Summary {
     /// report writes it to `latency.hdr`.
     #[serde(skip, default = "latency_histogram")]
     pub latency_ns: Histogram<u64>,
+    /// The slowest records, slowest first (at most [`crate::batch::SLOWEST_KEPT`]).
+    #[serde(default)]
+    pub slowest: Vec<SlowestRecord>,
+    /// Records per band of per-record time, for the latency histogram.
+    #[serde(default)]
+    pub latency_histogram: Vec<LatencyBand>,
+}
+
+/// One of the slowest records of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SlowestRecord {
+    /// Its input, as named by the user.
+    pub input: String,
+    /// Its line number there.
+    pub line: u64,
+    /// Its status.
+    pub status: String,
+    /// Microseconds spent on it.
+    pub micros: f64,
+}
+
+/// Records whose time falls in one band: `from_us` ≤ µs < `to_us`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LatencyBand {
+    /// Lower end, µs.
+    pub from_us: f64,
+    /// Upper end, µs.
+    pub to_us: f64,
+    /// Records.
+    pub records: u64,
+}
+
+/// Bands per tenfold of time: fine enough to show a distribution's shape, few enough that
+/// a histogram stays readable.
+const BANDS_PER_DECADE: f64 = 4.0;
+
+/// The records of a histogram of nanoseconds in bands of time (µs), from the fastest
+/// record's band to the slowest's, empty bands between included.
+fn latency_bands(histogram: &hdrhistogram::Histogram<u64>) -> Vec<LatencyBand> {
+    let band = |nanos: u64| ((nanos.max(1) as f64 / 1e3).log10() * BANDS_PER_DECADE).floor() as i64;
+    if histogram.is_empty() {
+        return Vec::new();
+    }
+    let (first, last) = (band(histogram.min()), band(histogram.max()));
+    let edge = |b: i64| round(10f64.powf(b as f64 / BANDS_PER_DECADE), 3);
+    let mut bands: Vec<LatencyBand> = (first..=last)
+        .map(|b| LatencyBand {
+            from_us: edge(b),
+            to_us: edge(b + 1),
+            records: 0,
+        })
+        .collect();
+    for value in histogram.iter_recorded() {
+        let index = (band(value.value_iterated_to()) - first).clamp(0, last - first) as usize;
+        bands[index].records += value.count_at_value();
+    }
+    bands
 }
 
 impl Summary {
@@ -68,6 +125,8 @@ impl Summary {
                 .map(|(k, v)| (k.clone(), Json::from(*v)))
                 .collect()
         };
+        let named = inputs.clone();
+        let inputs_named = |file: usize| named.get(file).cloned().unwrap_or_default();
         Summary {
             command: command.to_string(),
             inputs,
@@ -99,6 +158,17 @@ impl Summary {
             },
             interrupted: stats.interrupted,
             latency_ns: stats.latency_ns.clone(),
+            slowest: stats
+                .slowest
+                .iter()
+                .map(|slow| SlowestRecord {
+                    input: inputs_named(slow.file),
+                    line: slow.line,
+                    status: slow.status.to_string(),
+                    micros: round(slow.nanos as f64 / 1e3, 3),
+                })
+                .collect(),
+            latency_histogram: latency_bands(&stats.latency_ns),
         }
     }
 

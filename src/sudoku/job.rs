@@ -6,7 +6,7 @@ use crate::batch::{
     Excerpt, InputFormat, InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled, Value,
 };
 use crate::budget::Meter;
-use crate::puzzle::{Answer, Puzzle, PuzzleError};
+use crate::puzzle::{read_keys, Answer, Puzzle, PuzzleError};
 
 use super::{Algorithm, Grid, Solver, Status};
 
@@ -71,6 +71,10 @@ impl Puzzle for SudokuPuzzle {
             });
         }
         Ok(())
+    }
+
+    fn generate(keys: &toml::Table) -> Result<Vec<u8>, PuzzleError> {
+        read_keys::<Self, GeneratedSet>(keys)?.generate()
     }
 
     fn notes(settings: &SolveSettings) -> Vec<String> {
@@ -461,5 +465,61 @@ impl ShowJob {
             expected_column: None,
             with_expected: false,
         }
+    }
+}
+
+/// A generated dataset as a `bench` suite names it: the keys of `sudoku generate`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedSet {
+    count: usize,
+    seed: u64,
+    #[serde(default = "nine")]
+    size: usize,
+    #[serde(default)]
+    min_clues: usize,
+    difficulty: Option<String>,
+}
+
+fn nine() -> usize {
+    9
+}
+
+impl GeneratedSet {
+    /// The puzzles, one per line (made on the current rayon pool).
+    fn generate(&self) -> Result<Vec<u8>, PuzzleError> {
+        use super::generate::{generate_batch, write_generated, Batch, Difficulty};
+        let fail = |message: String| PuzzleError::Settings {
+            puzzle: SudokuPuzzle::NAME,
+            message,
+        };
+        let box_size = match self.size {
+            4 => 2,
+            9 => 3,
+            16 => 4,
+            25 => 5,
+            other => return Err(fail(format!("size must be 4, 9, 16 or 25, not {other}"))),
+        };
+        let difficulty = match &self.difficulty {
+            None => None,
+            Some(name) => Some(
+                <Difficulty as clap::ValueEnum>::from_str(name, false).map_err(|_| {
+                    fail(format!(
+                        "difficulty must be easy, medium or hard, not {name:?}"
+                    ))
+                })?,
+            ),
+        };
+        let batch = Batch {
+            count: self.count,
+            seed: self.seed,
+            box_size,
+            min_clues: self.min_clues,
+            difficulty,
+        };
+        let puzzles = generate_batch(&batch).map_err(|e| fail(e.to_string()))?;
+        let mut out = Vec::new();
+        write_generated(&mut out, &puzzles, false).expect("writing to memory cannot fail");
+        Ok(out)
     }
 }

@@ -1,0 +1,109 @@
+//! Judging two bench reports against each other: the noise threshold, the slowdown gate
+//! (`--noise`, `--fail-if-slower`) and the named baselines a run is compared with.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use super::compare::{Comparison, DEFAULT_NOISE};
+use super::error::BenchError;
+use super::folder::{baseline_folder, save_baseline, write_comparison, SavedReport, PAGE_FILE};
+
+/// How a comparison judges changes.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Gate {
+    /// Changes below PCT% of the old speed count as noise.
+    #[arg(long, value_name = "PCT", default_value_t = DEFAULT_NOISE * 100.0)]
+    pub noise: f64,
+    /// Exit code 1 when a measurement is slower than the old run by more than PCT%
+    /// (beyond its 95% interval).
+    #[arg(long, value_name = "PCT")]
+    pub fail_if_slower: Option<f64>,
+}
+
+/// A comparison made and written into the newer report's folder.
+#[derive(Debug)]
+pub struct Judged {
+    /// The comparison as text, with the gate's verdict and where the page is.
+    pub text: String,
+    /// Measurements slower than the gate allows (0 without `--fail-if-slower`).
+    pub failing: usize,
+}
+
+/// Named baselines a run is compared with or kept as (`--baseline`, `--save-baseline`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct Baselines {
+    /// Compare this run with baseline NAME (kept under REPORTS/baselines/), or keep this
+    /// run as NAME when there is none yet.
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    /// Keep this run as baseline NAME, replacing an older one.
+    #[arg(long, value_name = "NAME")]
+    pub save_baseline: Option<String>,
+    /// How the comparison with the baseline judges changes.
+    #[command(flatten)]
+    pub gate: Gate,
+}
+
+/// What the baselines did with a run.
+#[derive(Debug, Default)]
+pub struct BaselineOutcome {
+    /// The comparison with `--baseline`, when that baseline existed.
+    pub compared: Option<Judged>,
+    /// What was kept where, a line each.
+    pub notes: Vec<String>,
+}
+
+impl Baselines {
+    /// Compares the report in `dir` with its baseline under `reports` (or keeps it as that
+    /// baseline when there is none yet), and keeps it under `--save-baseline`'s name.
+    pub fn apply(&self, dir: &Path, reports: &Path) -> Result<BaselineOutcome, BenchError> {
+        let mut outcome = BaselineOutcome::default();
+        if let Some(name) = &self.baseline {
+            let kept = baseline_folder(reports, name);
+            if kept.join("summary.json").is_file() {
+                outcome.compared = Some(self.gate.compare(&kept, dir)?);
+            } else {
+                let kept = save_baseline(dir, reports, name)?;
+                outcome.notes.push(format!(
+                    "baseline {name}: none yet, this run is kept as it ({})",
+                    kept.display()
+                ));
+            }
+        }
+        if let Some(name) = &self.save_baseline {
+            let kept = save_baseline(dir, reports, name)?;
+            outcome
+                .notes
+                .push(format!("kept as baseline {name}: {}", kept.display()));
+        }
+        Ok(outcome)
+    }
+}
+
+impl Gate {
+    /// Compares the reports in `old` and `new` and writes the comparison into `new`.
+    pub fn compare(&self, old: &Path, new: &Path) -> Result<Judged, BenchError> {
+        for pct in [Some(self.noise), self.fail_if_slower]
+            .into_iter()
+            .flatten()
+        {
+            if !(0.0..100.0).contains(&pct) {
+                return Err(BenchError::Plan(format!(
+                    "--noise and --fail-if-slower take a percentage from 0 to 100, not {pct}"
+                )));
+            }
+        }
+        let (old, new) = (SavedReport::load(old)?, SavedReport::load(new)?);
+        let comparison = Comparison::new(old.side(), new.side(), self.noise / 100.0);
+        write_comparison(&new, &comparison)?;
+        let failing = self
+            .fail_if_slower
+            .map_or(0, |pct| comparison.slower_than(pct / 100.0).len());
+        let mut text = comparison.to_text();
+        if let Some(pct) = self.fail_if_slower {
+            let _ = writeln!(text, "{failing} measurements slower by more than {pct}%");
+        }
+        let _ = writeln!(text, "comparison: {}", new.dir.join(PAGE_FILE).display());
+        Ok(Judged { text, failing })
+    }
+}
