@@ -8,6 +8,7 @@
 
 mod boundary;
 mod cell;
+mod clock;
 mod cutter;
 mod decode;
 mod input;

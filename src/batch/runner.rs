@@ -13,6 +13,7 @@ use crossbeam_channel::unbounded;
 
 use smallvec::SmallVec;
 
+use super::clock::RecordClock;
 use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
 use super::stats::{keep_if_slow, SlowRecord};
@@ -103,7 +104,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             threads: 0,
-            chunk_records: 256,
+            chunk_records: 1024,
             chunks_in_flight_per_thread: 16,
             max_records: None,
             budget: Budget::UNLIMITED,
@@ -992,6 +993,7 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
     let mut worker = take().unwrap_or_else(|| job.new_worker());
     let decoded = decode(&chunk.raw, chunk.format);
     let field_texts = decoded.field_texts();
+    let clock = RecordClock::for_chunk();
     let mut counts = ChunkCounts::new(shared.tallied.len(), decoded.len());
     let file = shared
         .schema
@@ -1018,7 +1020,7 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
             }
             continue;
         }
-        let start = Instant::now();
+        let start = clock.start();
         let outcome = match record.content {
             RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.to_string())),
             _ => {
@@ -1034,7 +1036,7 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
                 })
             }
         };
-        let nanos = start.elapsed().as_nanos() as u64;
+        let nanos = clock.nanos_since(start);
         let outcome =
             outcome.unwrap_or_else(|error| error_outcome(error, shared.schema.job_columns.len()));
         counts.count(&outcome, (chunk.file, record.line), nanos, shared.tallied);
