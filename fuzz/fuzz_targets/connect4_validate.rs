@@ -85,7 +85,12 @@ fuzz_target!(|data: &[u8]| {
             };
             let record = Record { line: 3, content };
             let outcome = job
-                .process(&mut job.new_worker(), &layout, &record, &mut Meter::unlimited())
+                .process(
+                    &mut job.new_worker(),
+                    &layout,
+                    &record,
+                    &mut Meter::unlimited(),
+                )
                 .expect("a game log always gives a row");
             assert_eq!(outcome.values.len(), job.columns(&layout).len());
             if outcome.failed {
