@@ -73,6 +73,10 @@ for t in "${targets[@]}"; do
         printf '{"line":1,"status":"win","micros":1.0}\n{"line":2,"status":"invalid","error":"x"}\n{"li' | seed $t jsonl 001
         { printf '\001\000'; records $d/connect4/games-1k.txt 6; } | seed $t genuine-csv 002
         { printf '\000\200'; records $d/connect4/games-1k.txt 6; } | seed $t genuine-jsonl 003 ;;
+    suite_toml) # the suites as they are (this target has no selector byte)
+        mkdir -p fuzz/corpus/$t && cp benches/suites/*.toml fuzz/corpus/$t/ ;;
+    opening_book) # the 7x6 book's header and first keys, its count fitted to them
+        head -c 2048 $d/connect4/7x6-depth8-weak.book | seed $t 7x6 200 ;;
     esac
 done
 

@@ -38,7 +38,30 @@ pub(super) type Queue = Vec<u16>;
 
 impl<S: Shape> Board<S> {
     /// The board of `grid`'s clues, propagated; `Err` if they contradict each other.
+    ///
+    /// The clues are placed in one pass over the cells rather than one at a time: each open
+    /// cell starts with the digits its row, column and box do not hold, which costs a few
+    /// operations per cell instead of `3 × SIDE` removals per clue.
     pub(super) fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction> {
+        let values = grid.cells();
+        let units = |cell: usize| {
+            let (row, col) = (cell / S::SIDE, cell % S::SIDE);
+            let b = row / S::BOX * S::BOX + col / S::BOX;
+            [row, S::SIDE + col, 2 * S::SIDE + b]
+        };
+        // Digits held by each unit: rows, then columns, then boxes.
+        let mut held = [0u32; 75];
+        for (cell, &value) in values.iter().enumerate() {
+            if value != 0 {
+                let digit = 1 << (value - 1);
+                for unit in units(cell) {
+                    if held[unit] & digit != 0 {
+                        return Err(Contradiction(1 << unit));
+                    }
+                    held[unit] |= digit;
+                }
+            }
+        }
         let mut board = Board {
             cells: S::all_candidates(),
             dirty: (1 << (3 * S::SIDE)) - 1,
@@ -46,9 +69,19 @@ impl<S: Shape> Board<S> {
             shape: PhantomData,
         };
         queue.clear();
-        for (cell, &value) in grid.cells().iter().enumerate() {
+        for (cell, &value) in values.iter().enumerate() {
             if value != 0 {
-                board.set(cell, 1 << (value - 1));
+                board.set(cell, 1 << (value - 1) | PLACED);
+                board.unplaced -= 1;
+                continue;
+            }
+            let [row, col, b] = units(cell);
+            let open = S::DIGITS & !(held[row] | held[col] | held[b]);
+            if open == 0 {
+                return Err(Contradiction(S::units_bits(cell)));
+            }
+            board.set(cell, open);
+            if open & (open - 1) == 0 {
                 queue.push(cell as u16);
             }
         }
