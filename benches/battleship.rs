@@ -1,9 +1,17 @@
 //! Criterion benchmark of the Battleship decision itself (no I/O): random valid and invalid
-//! 10×10 fields with the classic fleet, under both rule sets.
+//! 10×10 fields with the classic fleet, under both rule sets; and `battleship/stages`, each
+//! stage of `battleship validate` on its own, one thread, over the repository's
+//! `touching-1k.txt`: parsing the fields, validating them, formatting the rows, and the
+//! whole batch run (writing to nowhere), so that a regression in any stage shows.
+
+use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use puzzlebench::batch::{run, Cell, InputSpec, NoProgress, RowFormatter, RunOptions};
 use puzzlebench::battleship::generate::{flip_random_cell, random_fleet};
-use puzzlebench::battleship::{validate, Field, Fleet, Rules};
+use puzzlebench::battleship::{validate, Field, FieldFormat, Fleet, Rules, ValidatePuzzle};
+use puzzlebench::puzzle::Puzzle;
+use puzzlebench::report::{row_writer, CsvFormat, OutputFormat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -48,5 +56,68 @@ fn battleship(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, battleship);
+/// The stages of `battleship validate` on one thread.
+fn stages(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/battleship/touching-1k.txt");
+    let text = std::fs::read_to_string(&path).expect("the repository's datasets");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let fleet = Fleet::classic();
+    let fields: Vec<Field> = (lines.iter())
+        .filter_map(|l| Field::parse(l, FieldFormat::Auto, None).ok())
+        .collect();
+    let mut group = c.benchmark_group("battleship/stages");
+    group.throughput(Throughput::Elements(lines.len() as u64));
+    group.bench_function("parse", |b| {
+        b.iter(|| {
+            (lines.iter())
+                .filter_map(|l| Field::parse(l, FieldFormat::Auto, None).ok())
+                .map(|field| field.ship_cells())
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("validate", |b| {
+        b.iter(|| {
+            (fields.iter())
+                .filter(|field| validate(field, &fleet, Rules::Touching, false).is_valid())
+                .count()
+        })
+    });
+    let mut out = Vec::with_capacity(1 << 20);
+    group.bench_function("format", |b| {
+        b.iter(|| {
+            out.clear();
+            for i in 0..lines.len() as u64 {
+                let row = [
+                    Cell::Int(i + 1),
+                    Cell::Text("valid"),
+                    Cell::Text("10x10"),
+                    Cell::Int(20),
+                    Cell::Text(""),
+                    Cell::Text(""),
+                    Cell::Micros(678 + i),
+                ];
+                CsvFormat.format_row(&row, &mut out);
+            }
+            out.len()
+        })
+    });
+    let input = InputSpec::new(&path.to_string_lossy(), None);
+    let inputs = std::slice::from_ref(&input);
+    let job = ValidatePuzzle::job(&Default::default(), "bitmask", inputs).expect("a job");
+    let options = RunOptions {
+        threads: 1,
+        ..RunOptions::default()
+    };
+    group.bench_function("batch", |b| {
+        b.iter(|| {
+            let mut sink = row_writer(OutputFormat::Csv, Box::new(std::io::sink()));
+            run(&job, inputs, &mut *sink, &NoProgress, &options)
+                .unwrap()
+                .records
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, battleship, stages);
 criterion_main!(benches);

@@ -1,9 +1,17 @@
 //! Criterion benchmark of the Connect Four bitboard itself (no I/O): replaying and checking
-//! random complete 7×6 games.
+//! random complete 7×6 games; and `connect4/stages`, each stage of `connect4 validate` on
+//! its own, one thread, over the repository's `games-1k.txt` and `colors-500.txt`: parsing
+//! the logs, replaying them, formatting the rows, and the whole batch run (writing to
+//! nowhere), so that a regression in any stage shows.
+
+use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use puzzlebench::batch::{run, Cell, InputSpec, NoProgress, RowFormatter, RunOptions};
 use puzzlebench::connect4::generate::random_game;
-use puzzlebench::connect4::{replay, AfterEnd, GameLog};
+use puzzlebench::connect4::{replay, AfterEnd, GameLog, Notation, ValidatePuzzle};
+use puzzlebench::puzzle::Puzzle;
+use puzzlebench::report::{row_writer, CsvFormat, OutputFormat};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -37,5 +45,72 @@ fn connect4(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, connect4);
+/// The stages of `connect4 validate` on one thread, for each notation.
+fn stages(c: &mut Criterion) {
+    for (name, file) in [("digits", "games-1k.txt"), ("colors", "colors-500.txt")] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("datasets/connect4")
+            .join(file);
+        let text = std::fs::read_to_string(&path).expect("the repository's datasets");
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        let logs: Vec<GameLog> = (lines.iter())
+            .filter_map(|l| GameLog::parse(l, Notation::Auto).ok())
+            .collect();
+        let mut group = c.benchmark_group(format!("connect4/stages-{name}"));
+        group.throughput(Throughput::Elements(lines.len() as u64));
+        let mut log = GameLog::default();
+        group.bench_function("parse", |b| {
+            b.iter(|| {
+                (lines.iter())
+                    .filter(|line| log.parse_into(line, Notation::Auto).is_ok())
+                    .count()
+            })
+        });
+        group.bench_function("replay", |b| {
+            b.iter(|| {
+                (logs.iter())
+                    .map(|log| replay::<u64>(log, 7, 6, AfterEnd::Error).ply)
+                    .sum::<usize>()
+            })
+        });
+        let mut out = Vec::with_capacity(1 << 20);
+        group.bench_function("format", |b| {
+            b.iter(|| {
+                out.clear();
+                for i in 0..lines.len() as u64 {
+                    let row = [
+                        Cell::Int(i + 1),
+                        Cell::Text("win"),
+                        Cell::Int(1 + i % 2),
+                        Cell::Text(""),
+                        Cell::Int(20 + i % 20),
+                        Cell::Text("D1 E1 F1 G1"),
+                        Cell::Text(""),
+                        Cell::Micros(345 + i),
+                    ];
+                    CsvFormat.format_row(&row, &mut out);
+                }
+                out.len()
+            })
+        });
+        let input = InputSpec::new(&path.to_string_lossy(), None);
+        let inputs = std::slice::from_ref(&input);
+        let job = ValidatePuzzle::job(&Default::default(), "bitboard", inputs).expect("a job");
+        let options = RunOptions {
+            threads: 1,
+            ..RunOptions::default()
+        };
+        group.bench_function("batch", |b| {
+            b.iter(|| {
+                let mut sink = row_writer(OutputFormat::Csv, Box::new(std::io::sink()));
+                run(&job, inputs, &mut *sink, &NoProgress, &options)
+                    .unwrap()
+                    .records
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, connect4, stages);
 criterion_main!(benches);

@@ -4,11 +4,19 @@
 //!
 //! Each benchmark solves the file's first puzzles (a sample sized to the file's hardness)
 //! with a uniqueness check (`limit 2`), one thread, and reports puzzles per second.
+//!
+//! `sudoku/stages` times each stage of a batch run on its own, one thread, over the
+//! repository's `generated-1k.csv`: parsing the lines, solving, formatting the rows, and the
+//! whole run (reading, cutting, parsing, solving, formatting, writing to nowhere), so that
+//! a regression in any stage shows.
 
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use puzzlebench::sudoku::{Algorithm, Grid, Solver};
+use puzzlebench::batch::{run, Cell, InputSpec, NoProgress, RowFormatter, RunOptions};
+use puzzlebench::puzzle::Puzzle;
+use puzzlebench::report::{row_writer, CsvFormat, OutputFormat};
+use puzzlebench::sudoku::{Algorithm, Grid, Solver, SudokuPuzzle};
 
 /// Puzzles taken from each file: enough for a stable figure, few enough to stay quick.
 const SAMPLE: usize = 1000;
@@ -83,5 +91,79 @@ fn sudoku(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, sudoku);
+/// The stages of `sudoku solve --algo fast` on one thread.
+fn stages(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sudoku/generated-1k.csv");
+    let text = std::fs::read_to_string(&path).expect("the repository's datasets");
+    let lines: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    let grids: Vec<Grid> = lines
+        .iter()
+        .map(|l| Grid::from_line(l, None).unwrap())
+        .collect();
+    let mut group = c.benchmark_group("sudoku/stages");
+    group.throughput(Throughput::Elements(lines.len() as u64));
+    group.bench_function("parse", |b| {
+        b.iter(|| {
+            (lines.iter())
+                .map(|line| Grid::from_line(line, None).map_or(0, |g| g.side()))
+                .sum::<usize>()
+        })
+    });
+    let mut solver = Solver::new(Algorithm::Fast);
+    group.bench_function("solve", |b| {
+        b.iter(|| {
+            grids
+                .iter()
+                .map(|g| solver.solve(g, 2).solutions)
+                .sum::<u64>()
+        })
+    });
+    let solutions: Vec<String> = (grids.iter())
+        .map(|g| solver.solve(g, 1).first_solution.unwrap().to_line())
+        .collect();
+    let mut out = Vec::with_capacity(1 << 20);
+    group.bench_function("format", |b| {
+        b.iter(|| {
+            out.clear();
+            for (i, (line, solution)) in lines.iter().zip(&solutions).enumerate() {
+                let row = [
+                    Cell::Int(i as u64 + 2),
+                    Cell::Text("solved"),
+                    Cell::Text(line),
+                    Cell::Int(1),
+                    Cell::Int(0),
+                    Cell::Text(solution),
+                    Cell::Text("match"),
+                    Cell::Text(""),
+                    Cell::Micros(1_234 + i as u64),
+                ];
+                CsvFormat.format_row(&row, &mut out);
+            }
+            out.len()
+        })
+    });
+    let input = InputSpec::new(&path.to_string_lossy(), None);
+    let job = SudokuPuzzle::job(&Default::default(), "fast", std::slice::from_ref(&input))
+        .expect("the fast algorithm");
+    let options = RunOptions {
+        threads: 1,
+        ..RunOptions::default()
+    };
+    group.bench_function("batch", |b| {
+        b.iter(|| {
+            let mut sink = row_writer(OutputFormat::Csv, Box::new(std::io::sink()));
+            let inputs = std::slice::from_ref(&input);
+            run(&job, inputs, &mut *sink, &NoProgress, &options)
+                .unwrap()
+                .records
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, sudoku, stages);
 criterion_main!(benches);

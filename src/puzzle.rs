@@ -341,10 +341,10 @@ mod tests {
             &self,
             _: &mut (),
             _: &(),
-            record: &Record,
+            record: &Record<'_>,
             _: &mut Meter,
         ) -> Result<Outcome, JobError> {
-            let RecordContent::Line(word) = &record.content else {
+            let RecordContent::Line(word) = record.content else {
                 return Err(JobError::Invalid("not a word".into()));
             };
             let length = if self.bytes {
@@ -355,7 +355,7 @@ mod tests {
             let word = if self.upper {
                 word.to_uppercase()
             } else {
-                word.clone()
+                word.to_string()
             };
             Ok(Outcome {
                 status: "measured",

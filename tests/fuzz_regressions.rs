@@ -49,9 +49,10 @@ fn sudoku_error_under_a_long_column_name(fields: Vec<String>) -> String {
     };
     let header = ["p".repeat(500), "s".repeat(500)];
     let layout = job.layout(&inputs[0], Some(&header)).unwrap();
+    let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
     let record = Record {
         line: 2,
-        content: RecordContent::Fields(fields),
+        content: RecordContent::Fields(&fields),
     };
     let mut worker = job.new_worker();
     match job.process(&mut worker, &layout, &record, &mut Meter::unlimited()) {

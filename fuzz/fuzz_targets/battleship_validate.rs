@@ -53,10 +53,10 @@ fuzz_target!(|data: &[u8]| {
         };
         let record = Record {
             line: 1,
-            content: RecordContent::Line(text.to_string()),
+            content: RecordContent::Line(text),
         };
-        match job.process(&mut (), &(), &record, &mut Meter::start(BUDGET)) {
-            Ok(outcome) => assert_eq!(outcome.values.len(), job.columns(&()).len()),
+        match job.process(&mut (), &None, &record, &mut Meter::start(BUDGET)) {
+            Ok(outcome) => assert_eq!(outcome.values.len(), job.columns(&None).len()),
             Err(error) => {
                 let message = error.to_string();
                 assert!(

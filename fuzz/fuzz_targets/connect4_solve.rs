@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use puzzlebench::batch::{Job, Record, RecordContent, Value};
+use puzzlebench::batch::{InputSpec, Job, Record, RecordContent, Value};
 use puzzlebench::budget::{Budget, Meter};
 use puzzlebench::connect4::{board_fits, SolveJob};
 
@@ -45,11 +45,14 @@ fuzz_target!(|data: &[u8]| {
             book: None,
         };
         let mut worker = job.new_worker();
+        let layout = job
+            .layout(&InputSpec::new("-", None), None)
+            .expect("a line input always has a layout");
         let record = Record {
             line: 1,
-            content: RecordContent::Line(text.to_string()),
+            content: RecordContent::Line(text),
         };
-        let outcome = match job.process(&mut worker, &(), &record, &mut Meter::start(BUDGET)) {
+        let outcome = match job.process(&mut worker, &layout, &record, &mut Meter::start(BUDGET)) {
             Ok(outcome) => outcome,
             Err(error) => {
                 let message = error.to_string();
@@ -61,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
             }
         };
         assert!(outcome.error.chars().count() < 600, "{outcome:?}");
-        assert_eq!(outcome.values.len(), job.columns(&()).len());
+        assert_eq!(outcome.values.len(), job.columns(&layout).len());
         if outcome.status != "ok" {
             assert!(!outcome.error.is_empty(), "{outcome:?}");
             continue;

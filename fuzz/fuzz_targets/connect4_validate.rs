@@ -72,10 +72,11 @@ fuzz_target!(|data: &[u8]| {
             after_end,
             column: Some("moves".into()),
         };
+        let fields: Vec<&str> = text.split(',').collect();
         for (content, header) in [
-            (RecordContent::Line(text.to_string()), None),
+            (RecordContent::Line(text), None),
             (
-                RecordContent::Fields(text.split(',').map(String::from).collect()),
+                RecordContent::Fields(&fields),
                 Some(vec!["id".to_string(), "moves".to_string()]),
             ),
         ] {
@@ -84,7 +85,12 @@ fuzz_target!(|data: &[u8]| {
             };
             let record = Record { line: 3, content };
             let outcome = job
-                .process(&mut (), &layout, &record, &mut Meter::unlimited())
+                .process(
+                    &mut job.new_worker(),
+                    &layout,
+                    &record,
+                    &mut Meter::unlimited(),
+                )
                 .expect("a game log always gives a row");
             assert_eq!(outcome.values.len(), job.columns(&layout).len());
             if outcome.failed {

@@ -82,13 +82,12 @@ fuzz_target!(|data: &[u8]| {
 /// says why, never a panic.
 fn job_paths(text: &str) {
     let settings = Default::default();
+    let whole = [text];
+    let fields: Vec<&str> = text.split(',').collect();
     for (algorithm, content) in [
-        ("fast", RecordContent::Line(text.to_string())),
-        ("backtrack", RecordContent::Fields(vec![text.to_string()])),
-        (
-            "dlx",
-            RecordContent::Fields(text.split(',').map(String::from).collect()),
-        ),
+        ("fast", RecordContent::Line(text)),
+        ("backtrack", RecordContent::Fields(&whole)),
+        ("dlx", RecordContent::Fields(&fields)),
     ] {
         let csv = matches!(content, RecordContent::Fields(_));
         let job = SolveJob {

@@ -4,34 +4,111 @@
 //! record, so it is decoded on its own: its first line's physical number is all it needs
 //! from the rest of the input.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
+use std::ops::Range;
 
 use super::boundary::{is_blank_or_comment, lines, Boundaries};
 use super::cutter::RawChunk;
 use super::{InputFormat, Record, RecordContent};
 
+/// A chunk's records, decoded: where each record's text is. Lines point into the chunk's
+/// own bytes; CSV fields and blocks are copied into one buffer for the whole chunk. A
+/// record is then read without an allocation of its own.
+#[derive(Debug, Default)]
+pub(crate) struct Decoded {
+    /// Whether line records point into the chunk (valid UTF-8 throughout) rather than
+    /// into `text`.
+    lines_in_chunk: bool,
+    /// Text of CSV fields, of blocks, and of lines when the chunk is not all UTF-8.
+    text: String,
+    /// Where each CSV field is in `text`.
+    fields: Vec<Range<usize>>,
+    records: Vec<Span>,
+}
+
+/// One record of a [`Decoded`] chunk.
+#[derive(Debug)]
+struct Span {
+    line: u64,
+    content: SpanContent,
+}
+
+#[derive(Debug)]
+enum SpanContent {
+    /// A line or block: where its text is.
+    Line(Range<usize>),
+    /// A CSV record: which of the chunk's fields are its own.
+    Fields(Range<usize>),
+    Unreadable(String),
+}
+
+impl Decoded {
+    /// Records in the chunk.
+    pub(crate) fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Every CSV field's text, for [`records`](Self::records).
+    pub(crate) fn field_texts(&self) -> Vec<&str> {
+        self.fields.iter().map(|r| &self.text[r.clone()]).collect()
+    }
+
+    /// The records, borrowing from the chunk's `bytes` (which must be the ones decoded),
+    /// from `self` and from its [`field_texts`](Self::field_texts).
+    pub(crate) fn records<'a>(
+        &'a self,
+        bytes: &'a [u8],
+        fields: &'a [&'a str],
+    ) -> impl Iterator<Item = Record<'a>> + 'a {
+        let chunk = match self.lines_in_chunk {
+            true => std::str::from_utf8(bytes).unwrap_or_default(),
+            false => "",
+        };
+        let lines = if self.lines_in_chunk {
+            chunk
+        } else {
+            &self.text
+        };
+        self.records.iter().map(move |span| Record {
+            line: span.line,
+            content: match &span.content {
+                SpanContent::Line(range) => RecordContent::Line(&lines[range.clone()]),
+                SpanContent::Fields(range) => RecordContent::Fields(&fields[range.clone()]),
+                SpanContent::Unreadable(message) => RecordContent::Unreadable(message),
+            },
+        })
+    }
+
+    fn unreadable(&mut self, line: u64, message: String) {
+        self.records.push(Span {
+            line,
+            content: SpanContent::Unreadable(message),
+        });
+    }
+}
+
 /// The records of a chunk of an input read as `format`.
-pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Vec<Record> {
+pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Decoded {
+    let mut decoded = Decoded {
+        records: Vec::with_capacity(chunk.records as usize),
+        ..Decoded::default()
+    };
     if let Some((line, fault)) = &chunk.fault {
-        return vec![Record {
-            line: *line,
-            content: RecordContent::Unreadable(fault.to_string()),
-        }];
+        decoded.unreadable(*line, fault.to_string());
+        return decoded;
     }
     let (bytes, first_line) = (&chunk.bytes[..], chunk.first_line);
-    let mut records = Vec::with_capacity(chunk.records as usize);
     match format {
-        InputFormat::Lines => decode_lines(bytes, first_line, &mut records),
-        InputFormat::Blocks => decode_blocks(bytes, first_line, &mut records),
-        InputFormat::Csv => csv_records(bytes, first_line, |line, record| {
-            records.push(Record {
-                line,
-                content: csv_fields(record, chunk.header_fields),
+        InputFormat::Lines => decode_lines(bytes, first_line, &mut decoded),
+        InputFormat::Blocks => decode_blocks(bytes, first_line, &mut decoded),
+        InputFormat::Csv => {
+            decoded.text.reserve(bytes.len());
+            csv_records(bytes, first_line, |line, record| {
+                csv_fields(line, record, chunk.header_fields, &mut decoded)
             })
-        }),
+        }
     }
-    records
+    decoded
 }
 
 /// The fields of a CSV header whose chunk starts at physical line `first_line`, trimmed,
@@ -64,31 +141,49 @@ fn utf8_error_message(error: std::str::Utf8Error) -> String {
     format!("not valid UTF-8 at byte {}", error.valid_up_to() + 1)
 }
 
-fn decode_lines(bytes: &[u8], first_line: u64, records: &mut Vec<Record>) {
+fn decode_lines(bytes: &[u8], first_line: u64, decoded: &mut Decoded) {
+    // One check of the whole chunk: then every line is text where it lies.
+    decoded.lines_in_chunk = std::str::from_utf8(bytes).is_ok();
+    let mut offset = 0;
     for (line, text) in (first_line..).zip(lines(bytes)) {
+        let start = offset;
+        offset += text.len();
         if is_blank_or_comment(text) {
             continue;
         }
         let text = without_line_ending(text);
-        let content = match std::str::from_utf8(text) {
-            Ok(text) => RecordContent::Line(text.to_string()),
-            Err(error) => RecordContent::Unreadable(utf8_error_message(error)),
+        let range = if decoded.lines_in_chunk {
+            start..start + text.len()
+        } else {
+            match std::str::from_utf8(text) {
+                Ok(text) => {
+                    let start = decoded.text.len();
+                    decoded.text.push_str(text);
+                    start..decoded.text.len()
+                }
+                Err(error) => {
+                    decoded.unreadable(line, utf8_error_message(error));
+                    continue;
+                }
+            }
         };
-        records.push(Record { line, content });
+        decoded.records.push(Span {
+            line,
+            content: SpanContent::Line(range),
+        });
     }
 }
 
-fn decode_blocks(bytes: &[u8], first_line: u64, records: &mut Vec<Record>) {
-    let mut block: Option<(u64, Result<String, String>)> = None;
-    let mut finish = |block: &mut Option<(u64, Result<String, String>)>| {
+fn decode_blocks(bytes: &[u8], first_line: u64, decoded: &mut Decoded) {
+    // The open block: its first line, and where its text starts or why it is unreadable.
+    let mut block: Option<(u64, Result<usize, String>)> = None;
+    let finish = |block: &mut Option<(u64, Result<usize, String>)>, decoded: &mut Decoded| {
         if let Some((line, text)) = block.take() {
-            records.push(Record {
-                line,
-                content: match text {
-                    Ok(text) => RecordContent::Line(text),
-                    Err(message) => RecordContent::Unreadable(message),
-                },
-            });
+            let content = match text {
+                Ok(start) => SpanContent::Line(start..decoded.text.len()),
+                Err(message) => SpanContent::Unreadable(message),
+            };
+            decoded.records.push(Span { line, content });
         }
     };
     for (line, text) in (first_line..).zip(lines(bytes)) {
@@ -97,44 +192,67 @@ fn decode_blocks(bytes: &[u8], first_line: u64, records: &mut Vec<Record>) {
             continue;
         }
         if trimmed.is_empty() {
-            finish(&mut block);
+            finish(&mut block, decoded);
             continue;
         }
-        let decoded = std::str::from_utf8(without_line_ending(text))
+        let decoded_line = std::str::from_utf8(without_line_ending(text))
             .map_err(|error| format!("line {line}: {}", utf8_error_message(error)));
-        match (&mut block, decoded) {
-            (None, decoded) => block = Some((line, decoded.map(str::to_string))),
-            (Some((_, Ok(text))), Ok(more)) => {
-                text.push('\n');
-                text.push_str(more);
+        match (&mut block, decoded_line) {
+            (None, Ok(more)) => {
+                block = Some((line, Ok(decoded.text.len())));
+                decoded.text.push_str(more);
+            }
+            (None, Err(error)) => block = Some((line, Err(error))),
+            (Some((_, Ok(_))), Ok(more)) => {
+                decoded.text.push('\n');
+                decoded.text.push_str(more);
             }
             (Some((_, first @ Ok(_))), Err(error)) => *first = Err(error),
             (Some((_, Err(_))), _) => {}
         }
     }
-    finish(&mut block);
+    finish(&mut block, decoded);
 }
 
-/// A CSV record's fields as text, or why they are not text or not as many as the
-/// header's (`header_fields`, when known).
-fn csv_fields(record: &CsvRecord<'_>, header_fields: Option<usize>) -> RecordContent {
+/// Adds a CSV record starting at `line`: its fields as text, or why they are not text or
+/// not as many as the header's (`header_fields`, when known).
+fn csv_fields(
+    line: u64,
+    record: &CsvRecord<'_>,
+    header_fields: Option<usize>,
+    decoded: &mut Decoded,
+) {
     let found = record.ends.len();
     if let Some(expected) = header_fields.filter(|&n| n != found) {
         let fields = if found == 1 { "field" } else { "fields" };
-        return RecordContent::Unreadable(format!(
-            "the row has {found} {fields} but the header has {expected}"
-        ));
+        let message = format!("the row has {found} {fields} but the header has {expected}");
+        return decoded.unreadable(line, message);
     }
-    let mut fields = Vec::with_capacity(record.ends.len());
-    for (index, field) in record.fields().enumerate() {
-        match std::str::from_utf8(field) {
-            Ok(text) => fields.push(text.to_string()),
-            Err(_) => {
-                return RecordContent::Unreadable(format!("field {} is not valid UTF-8", index + 1))
-            }
-        }
-    }
-    RecordContent::Fields(fields)
+    let first_field = decoded.fields.len();
+    let base = decoded.text.len();
+    let whole = record
+        .ends
+        .last()
+        .map_or(&[][..], |&end| &record.bytes[..end]);
+    // The record's bytes are checked at once; a field ending inside a character (valid
+    // only joined to the next field) is caught by its end not being a character boundary.
+    let text = std::str::from_utf8(whole)
+        .ok()
+        .filter(|text| record.field_ranges().all(|r| text.is_char_boundary(r.end)));
+    let Some(text) = text else {
+        let bad = record
+            .fields()
+            .position(|f| std::str::from_utf8(f).is_err());
+        let message = format!("field {} is not valid UTF-8", bad.unwrap_or(0) + 1);
+        return decoded.unreadable(line, message);
+    };
+    decoded.text.push_str(text);
+    let ranges = record.field_ranges().map(|r| base + r.start..base + r.end);
+    decoded.fields.extend(ranges);
+    decoded.records.push(Span {
+        line,
+        content: SpanContent::Fields(first_field..decoded.fields.len()),
+    });
 }
 
 /// A CSV parser and its buffers, one per thread.
@@ -160,56 +278,72 @@ thread_local! {
 struct CsvRecord<'a> {
     bytes: &'a [u8],
     ends: &'a [usize],
+    /// Bytes between one field's end and the next one's start: 0 for fields unquoted by
+    /// the parser, 1 (the comma) for a line split where it lies.
+    gap: usize,
 }
 
 impl<'a> CsvRecord<'a> {
+    /// Where each field is in `bytes`, in order.
+    fn field_ranges(&self) -> impl Iterator<Item = Range<usize>> + 'a {
+        let gap = self.gap;
+        let starts = std::iter::once(0).chain(self.ends.iter().map(move |&end| end + gap));
+        starts.zip(self.ends).map(|(start, &end)| start..end)
+    }
+
     /// The fields, in order.
-    fn fields(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
+    fn fields(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
         let bytes = self.bytes;
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(self.ends)
-            .map(move |(start, &end)| &bytes[start..end])
+        self.field_ranges().map(move |range| &bytes[range])
     }
 }
 
 /// Calls `each` with every CSV record of a chunk and the physical line it starts on.
-/// Blank and `#` lines between records are left out before the CSV parser sees the bytes.
+/// Blank and `#` lines between records are left out; a record without a `"` is split at
+/// its commas where it lies, as the CSV parser would split it; the others go through the
+/// parser (`csv-core`), one record at a time.
 fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvRecord<'_>)) {
-    // The physical line each record starts on. (The parser's own line count lags behind
-    // after `\r\n`: it ends a record at the `\r` and counts the `\n` with the next one.)
-    // The parser ends a record where the chunk's lines say it ends: at a line ending
-    // (`\n`, `\r\n` or a `\r` alone) outside quotes.
-    let mut starts: Vec<u64> = Vec::new();
-    // The bytes without the skipped lines, copied only once a line is skipped.
-    let mut kept: Option<Vec<u8>> = None;
     let mut boundaries = Boundaries::new(InputFormat::Csv);
-    let mut record_open = false;
+    // The record being read: its first physical line and where it starts in `bytes`.
+    let mut open: Option<(u64, usize)> = None;
     let mut offset = 0usize;
+    let mut ends = Vec::new();
     for (physical, line) in (first_line..).zip(lines(bytes)) {
+        let start = offset;
+        offset += line.len();
         let effect = boundaries.line(line);
         if effect.skipped {
-            kept.get_or_insert_with(|| bytes[..offset].to_vec());
-        } else {
-            if !record_open {
-                starts.push(physical);
-            }
-            record_open = !effect.ends_record;
-            if let Some(kept) = &mut kept {
-                kept.extend_from_slice(line);
-            }
+            continue;
         }
-        offset += line.len();
+        let (record_line, record_start) = *open.get_or_insert((physical, start));
+        if !effect.ends_record {
+            continue;
+        }
+        open = None;
+        let record = &bytes[record_start..offset];
+        if memchr::memchr(b'"', record).is_some() {
+            parse_csv(record, |parsed| each(record_line, parsed));
+            continue;
+        }
+        let text = without_line_ending(record);
+        ends.clear();
+        ends.extend(memchr::memchr_iter(b',', text));
+        ends.push(text.len());
+        let record = CsvRecord {
+            bytes: text,
+            ends: &ends,
+            gap: 1,
+        };
+        each(record_line, &record);
     }
-    let data: Cow<[u8]> = kept.map_or(Cow::Borrowed(bytes), Cow::Owned);
-    let mut starts = starts.into_iter();
-    let mut line = first_line;
-    let mut next_line = || {
-        if let Some(start) = starts.next() {
-            line = start;
-        }
-        line
-    };
+    // A quoted field left open at the end of the input: the parser ends it there.
+    if let Some((record_line, record_start)) = open {
+        parse_csv(&bytes[record_start..], |parsed| each(record_line, parsed));
+    }
+}
+
+/// Calls `each` with the records `csv-core` reads in `bytes` (one, for a whole record).
+fn parse_csv(bytes: &[u8], mut each: impl FnMut(&CsvRecord<'_>)) {
     CSV_SCRATCH.with_borrow_mut(|scratch| {
         let CsvScratch {
             parser,
@@ -217,7 +351,7 @@ fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvReco
             ends,
         } = scratch;
         parser.reset();
-        let (mut input, mut fields_len, mut ends_len) = (&data[..], 0, 0);
+        let (mut input, mut fields_len, mut ends_len) = (bytes, 0, 0);
         loop {
             // An empty input tells the parser the data has ended.
             let (result, read, written, ended) =
@@ -233,14 +367,42 @@ fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvReco
                     let record = CsvRecord {
                         bytes: &fields[..fields_len],
                         ends: &ends[..ends_len],
+                        gap: 0,
                     };
-                    each(next_line(), &record);
+                    each(&record);
                     (fields_len, ends_len) = (0, 0);
                 }
                 csv_core::ReadRecordResult::End => break,
             }
         }
     });
+}
+
+/// A record's content with text of its own, for tests.
+#[cfg(test)]
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum OwnedContent {
+    Line(String),
+    Fields(Vec<String>),
+    Unreadable(String),
+}
+
+/// The records of `chunk`, each with its line and its content copied.
+#[cfg(test)]
+pub(crate) fn decode_owned(chunk: &RawChunk, format: InputFormat) -> Vec<(u64, OwnedContent)> {
+    let decoded = decode(chunk, format);
+    let fields = decoded.field_texts();
+    let owned = |record: Record<'_>| match record.content {
+        RecordContent::Line(text) => OwnedContent::Line(text.to_string()),
+        RecordContent::Fields(fields) => {
+            OwnedContent::Fields(fields.iter().map(|f| f.to_string()).collect())
+        }
+        RecordContent::Unreadable(message) => OwnedContent::Unreadable(message.to_string()),
+    };
+    let records = decoded
+        .records(&chunk.bytes, &fields)
+        .map(|r| (r.line, owned(r)));
+    records.collect()
 }
 
 #[cfg(test)]
@@ -254,7 +416,7 @@ mod tests {
         first_line: u64,
         format: InputFormat,
         header_fields: Option<usize>,
-    ) -> Vec<Record> {
+    ) -> Vec<(u64, OwnedContent)> {
         let chunk = RawChunk {
             bytes: bytes.to_vec(),
             first_line,
@@ -262,16 +424,16 @@ mod tests {
             header_fields,
             fault: None,
         };
-        decode(&chunk, format)
+        decode_owned(&chunk, format)
     }
 
-    fn lines_of(records: &[Record]) -> Vec<(u64, String)> {
+    fn lines_of(records: &[(u64, OwnedContent)]) -> Vec<(u64, String)> {
         records
             .iter()
-            .map(|r| match &r.content {
-                RecordContent::Line(text) => (r.line, text.clone()),
-                RecordContent::Fields(fields) => (r.line, fields.join("|")),
-                RecordContent::Unreadable(message) => (r.line, format!("!{message}")),
+            .map(|(line, content)| match content {
+                OwnedContent::Line(text) => (*line, text.clone()),
+                OwnedContent::Fields(fields) => (*line, fields.join("|")),
+                OwnedContent::Unreadable(message) => (*line, format!("!{message}")),
             })
             .collect()
     }

@@ -287,8 +287,7 @@ mod tests {
 
     use std::io::Write;
 
-    use crate::batch::decode::decode;
-    use crate::batch::{Record, RecordContent};
+    use crate::batch::decode::{decode_owned, OwnedContent};
 
     /// The header and records of `bytes` read from a file as `format`, cut into chunks of
     /// `per_chunk` records, optionally gzipped on disk.
@@ -297,7 +296,7 @@ mod tests {
         format: InputFormat,
         per_chunk: u64,
         gzip: bool,
-    ) -> (Vec<Record>, Option<Vec<String>>) {
+    ) -> (Vec<(u64, OwnedContent)>, Option<Vec<String>>) {
         let mut file = tempfile::NamedTempFile::new().unwrap();
         if gzip {
             let mut encoder =
@@ -311,7 +310,7 @@ mod tests {
         let (mut cutter, header) = spec.open_chunks(Arc::new(AtomicU64::new(0))).unwrap();
         let mut records = Vec::new();
         while let Some(chunk) = cutter.next_chunk(per_chunk).unwrap() {
-            let decoded = decode(&chunk, format);
+            let decoded = decode_owned(&chunk, format);
             assert_eq!(decoded.len() as u64, chunk.records, "{chunk:?}");
             records.extend(decoded);
         }
@@ -319,7 +318,7 @@ mod tests {
     }
 
     /// The same records whatever the chunk size and whether the file is gzipped.
-    fn records(text: &str, format: InputFormat) -> (Vec<Record>, Option<Vec<String>>) {
+    fn records(text: &str, format: InputFormat) -> (Vec<(u64, OwnedContent)>, Option<Vec<String>>) {
         let whole = read_file(text.as_bytes(), format, u64::MAX, false);
         for per_chunk in [1, 2, 3] {
             for gzip in [false, true] {
@@ -337,8 +336,8 @@ mod tests {
         assert!(header.is_none());
         let got: Vec<_> = records
             .iter()
-            .map(|r| match &r.content {
-                RecordContent::Line(text) => (r.line, text.clone()),
+            .map(|(line, content)| match content {
+                OwnedContent::Line(text) => (*line, text.clone()),
                 other => panic!("{other:?}"),
             })
             .collect();
@@ -349,9 +348,9 @@ mod tests {
     fn invalid_utf8_line_is_an_unreadable_record() {
         let (records, _) = read_file(b"ok\nab\xffc\n", InputFormat::Lines, 1, false);
         let bad = &records[1];
-        assert_eq!(bad.line, 2);
+        assert_eq!(bad.0, 2);
         assert!(
-            matches!(bad.content, RecordContent::Unreadable(ref m) if m == "not valid UTF-8 at byte 3")
+            matches!(bad.1, OwnedContent::Unreadable(ref m) if m == "not valid UTF-8 at byte 3")
         );
     }
 
@@ -360,8 +359,8 @@ mod tests {
         let (records, _) = records("# f\n10\n01\n\n\n11\n# c\n00\n\n01", InputFormat::Blocks);
         let got: Vec<_> = records
             .iter()
-            .map(|r| match &r.content {
-                RecordContent::Line(text) => (r.line, text.clone()),
+            .map(|(line, content)| match content {
+                OwnedContent::Line(text) => (*line, text.clone()),
                 other => panic!("{other:?}"),
             })
             .collect();
@@ -382,8 +381,8 @@ mod tests {
         assert_eq!(header.unwrap(), vec!["a", "b"]);
         let got: Vec<_> = records
             .iter()
-            .map(|r| match &r.content {
-                RecordContent::Fields(fields) => (r.line, fields.clone()),
+            .map(|(line, content)| match content {
+                OwnedContent::Fields(fields) => (*line, fields.clone()),
                 other => panic!("{other:?}"),
             })
             .collect();
@@ -410,8 +409,8 @@ mod tests {
         assert_eq!(header.unwrap(), vec!["a", "b"]);
         let got: Vec<_> = records
             .iter()
-            .map(|r| match &r.content {
-                RecordContent::Fields(fields) => (r.line, fields.join("|")),
+            .map(|(line, content)| match content {
+                OwnedContent::Fields(fields) => (*line, fields.join("|")),
                 other => panic!("{other:?}"),
             })
             .collect();

@@ -7,18 +7,23 @@
 //! per-record errors and the run's statistics — lives here and is shared by every puzzle.
 
 mod boundary;
+mod cell;
+mod clock;
 mod cutter;
 mod decode;
 mod input;
 mod interrupt;
 mod progress;
+mod recycled;
 mod runner;
 mod shard;
 mod stats;
 
+pub use cell::{push_micros, push_one_decimal, Cell};
 pub use input::{Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};
 pub use interrupt::Interruption;
 pub use progress::{NoProgress, Progress, TerminalProgress};
+pub use recycled::Recycled;
 pub use runner::{
     parse_threads, run, ResumePoint, RowFormatter, RowSink, RunOptions, ThreadsError, MAX_THREADS,
 };
@@ -57,24 +62,25 @@ impl Value {
     }
 }
 
-/// One record read from an input: a line, or the fields of a CSV row.
-#[derive(Debug, Clone)]
-pub struct Record {
+/// One record read from an input: a line, or the fields of a CSV row. It borrows its
+/// text from the chunk of input it was read from, so reading a record allocates nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct Record<'a> {
     /// 1-based physical line number in its input.
     pub line: u64,
     /// What the record holds.
-    pub content: RecordContent,
+    pub content: RecordContent<'a>,
 }
 
 /// The content of a [`Record`].
-#[derive(Debug, Clone)]
-pub enum RecordContent {
+#[derive(Debug, Clone, Copy)]
+pub enum RecordContent<'a> {
     /// A line of a line-format input, without its line ending.
-    Line(String),
+    Line(&'a str),
     /// The fields of a CSV row.
-    Fields(Vec<String>),
+    Fields(&'a [&'a str]),
     /// A record that could not be read as text; the message says why and where.
-    Unreadable(String),
+    Unreadable(&'a str),
 }
 
 /// The result of processing one record.
@@ -155,9 +161,13 @@ pub trait Job: Sync {
         &self,
         worker: &mut Self::Worker,
         layout: &Self::Layout,
-        record: &Record,
+        record: &Record<'_>,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError>;
+    /// Takes back an outcome once its row is written, so that the next records can reuse
+    /// its buffers (its values and their text) instead of allocating their own. By
+    /// default it is dropped.
+    fn recycle(&self, _worker: &mut Self::Worker, _outcome: Outcome) {}
 }
 
 /// Why a job cannot process a record, or an input with a given header.
@@ -211,10 +221,10 @@ impl JobError {
     }
 
     /// Field `index` (named `name`) of a CSV row.
-    pub fn field<'r>(fields: &'r [String], index: usize, name: &str) -> Result<&'r str, JobError> {
+    pub fn field<'r>(fields: &[&'r str], index: usize, name: &str) -> Result<&'r str, JobError> {
         fields
             .get(index)
-            .map(String::as_str)
+            .copied()
             .ok_or_else(|| JobError::MissingField {
                 fields: fields.len(),
                 name: name.to_string(),

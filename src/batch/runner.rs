@@ -11,12 +11,15 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::unbounded;
 
+use smallvec::SmallVec;
+
+use super::clock::RecordClock;
 use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
 use super::stats::{keep_if_slow, SlowRecord};
 use super::{
-    BatchError, InputFormat, InputSpec, Job, JobError, Outcome, Progress, Record, RecordContent,
-    RunStats, Shard, Value, ERROR_STATUS, TIMEOUT_STATUS,
+    BatchError, Cell, InputFormat, InputSpec, Job, JobError, Outcome, Progress, Record,
+    RecordContent, RunStats, Shard, Value, ERROR_STATUS, TIMEOUT_STATUS,
 };
 use crate::budget::{Budget, Meter};
 
@@ -48,8 +51,8 @@ pub trait RowSink {
 
 /// Turns result rows into the bytes a [`RowSink`] writes, on any thread.
 pub trait RowFormatter: Send + Sync {
-    /// Appends `row` (values in column order), formatted, to `out`.
-    fn format_row(&self, row: &[Value], out: &mut Vec<u8>);
+    /// Appends `row` (cells in column order), formatted, to `out`.
+    fn format_row(&self, row: &[Cell<'_>], out: &mut Vec<u8>);
 }
 
 /// How to run a job.
@@ -101,7 +104,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             threads: 0,
-            chunk_records: 256,
+            chunk_records: 1024,
             chunks_in_flight_per_thread: 16,
             max_records: None,
             budget: Budget::UNLIMITED,
@@ -192,10 +195,12 @@ impl ChunkCounts {
         }
         self.failed += u64::from(outcome.failed);
         self.nanos.push(nanos);
+        let mut digits = itoa::Buffer::new();
         for (values, &column) in self.tallies.iter_mut().zip(tallied) {
             let value = match outcome.values.get(column) {
                 None | Some(Value::Empty) => continue,
                 Some(Value::Text(text)) => std::borrow::Cow::Borrowed(text.as_str()),
+                Some(Value::Int(n)) => std::borrow::Cow::Borrowed(digits.format(*n)),
                 Some(value) => std::borrow::Cow::Owned(value.to_text()),
             };
             match values.iter_mut().find(|(v, _)| *v == value) {
@@ -275,23 +280,45 @@ impl RowSchema {
         row.push(Value::Float(processed.nanos as f64 / 1000.0));
     }
 
-    /// The carried cells of `record`, read at `indexes` of its input's header: empty for
-    /// an input that carries nothing (a line input) or a record that could not be read.
-    fn carried_values(&self, indexes: &[usize], record: &Record) -> Vec<Value> {
+    /// Appends the carried cells of `record`, read at `indexes` of its input's header:
+    /// empty for an input that carries nothing (a line input) or a record that could not
+    /// be read.
+    fn carried_cells<'r>(
+        &self,
+        indexes: &[usize],
+        record: &Record<'r>,
+        row: &mut impl Extend<Cell<'r>>,
+    ) {
         if self.carried.is_empty() {
-            return Vec::new();
+            return;
         }
-        match &record.content {
-            RecordContent::Fields(fields) if !indexes.is_empty() => indexes
-                .iter()
-                .map(|&i| {
-                    fields
-                        .get(i)
-                        .map_or(Value::Empty, |f| Value::Text(f.clone()))
-                })
-                .collect(),
-            _ => vec![Value::Empty; self.carried.len()],
+        match record.content {
+            RecordContent::Fields(fields) if !indexes.is_empty() => row.extend(
+                (indexes.iter()).map(|&i| fields.get(i).map_or(Cell::Empty, |f| Cell::Text(f))),
+            ),
+            _ => row.extend(std::iter::repeat_n(Cell::Empty, self.carried.len())),
         }
+    }
+
+    /// One record's row as cells, in the order of [`names`](Self::names).
+    fn cells<'r>(
+        &self,
+        file: Option<&'r str>,
+        carried: (&[usize], &Record<'r>),
+        outcome: &'r Outcome,
+        nanos: u64,
+    ) -> Row<'r> {
+        let mut row = Row::new();
+        if let Some(file) = file.filter(|_| self.with_file) {
+            row.push(Cell::Text(file));
+        }
+        row.push(Cell::Int(carried.1.line));
+        row.push(Cell::Text(outcome.status));
+        self.carried_cells(carried.0, carried.1, &mut row);
+        row.extend(outcome.values.iter().map(Value::cell));
+        row.push(Cell::Text(&outcome.error));
+        row.push(Cell::Micros(nanos));
+        row
     }
 
     /// Checks that an input's rows fit this schema: the same job columns, and the same
@@ -341,6 +368,9 @@ impl BufferPool {
         }
     }
 }
+
+/// A row's cells, on the stack for rows of up to 16 columns.
+type Row<'r> = SmallVec<[Cell<'r>; 16]>;
 
 /// What every chunk's processing shares.
 struct Shared<'a, J: Job> {
@@ -961,21 +991,22 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
     let job = shared.job;
     let take = || shared.workers.lock().ok().and_then(|mut w| w.pop());
     let mut worker = take().unwrap_or_else(|| job.new_worker());
-    let records = decode(&chunk.raw, chunk.format);
-    let mut counts = ChunkCounts::new(shared.tallied.len(), records.len());
+    let decoded = decode(&chunk.raw, chunk.format);
+    let field_texts = decoded.field_texts();
+    let clock = RecordClock::for_chunk();
+    let mut counts = ChunkCounts::new(shared.tallied.len(), decoded.len());
     let file = shared
         .schema
         .with_file
         .then(|| shared.inputs[chunk.file].display_name());
-    let mut row = Vec::new();
-    shared.buffers.give(chunk.raw.bytes);
     let mut formatted =
         (shared.formatter.as_ref()).map(|formatter| (formatter, shared.buffers.take()));
     let mut values = Vec::new();
     let mut resumed_after = None;
     // Records of other shards count towards the chunk's pace: chunks are cut by records read.
     let mut other_shards = 0;
-    let in_shard = records.iter().enumerate().filter(|&(i, _)| {
+    let records = decoded.records(&chunk.raw.bytes, &field_texts);
+    let in_shard = records.enumerate().filter(|&(i, _)| {
         let held = shared
             .shard
             .is_none_or(|shard| shard.holds(chunk.first_index + i as u64));
@@ -989,13 +1020,13 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
             }
             continue;
         }
-        let start = Instant::now();
-        let outcome = match &record.content {
-            RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.clone())),
+        let start = clock.start();
+        let outcome = match record.content {
+            RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.to_string())),
             _ => {
                 let mut meter = Meter::start(shared.budget);
                 let result = catch_unwind(AssertUnwindSafe(|| {
-                    job.process(&mut worker, &chunk.layout.job, record, &mut meter)
+                    job.process(&mut worker, &chunk.layout.job, &record, &mut meter)
                 }));
                 result.unwrap_or_else(|_| {
                     // A bug in a job must not take the run down; the worker's state may be
@@ -1005,29 +1036,41 @@ fn process_chunk<J: Job>(shared: &Shared<'_, J>, chunk: Chunk<J::Layout>) -> Pro
                 })
             }
         };
-        let nanos = start.elapsed().as_nanos() as u64;
+        let nanos = clock.nanos_since(start);
         let outcome =
             outcome.unwrap_or_else(|error| error_outcome(error, shared.schema.job_columns.len()));
         counts.count(&outcome, (chunk.file, record.line), nanos, shared.tallied);
-        let processed = ProcessedRow {
-            line: record.line,
-            carried: (shared.schema).carried_values(&chunk.layout.carried, record),
-            outcome,
-            nanos,
-        };
+        let carried = (&chunk.layout.carried[..], &record);
         match &mut formatted {
             // Formatting here rather than in the writer: writing a result file of fast
             // records kept the calling thread as busy as a worker.
             Some((formatter, bytes)) => {
-                shared.schema.fill(&mut row, file.as_deref(), processed);
+                let row = shared
+                    .schema
+                    .cells(file.as_deref(), carried, &outcome, nanos);
                 formatter.format_row(&row, bytes);
+                drop(row);
+                job.recycle(&mut worker, outcome);
             }
-            None => values.push(processed),
+            None => {
+                let mut cells = Vec::new();
+                shared
+                    .schema
+                    .carried_cells(carried.0, carried.1, &mut cells);
+                values.push(ProcessedRow {
+                    line: record.line,
+                    carried: cells.into_iter().map(Value::from).collect(),
+                    outcome,
+                    nanos,
+                });
+            }
         }
     }
     if let Ok(mut stack) = shared.workers.lock() {
         stack.push(worker);
     }
+    drop(field_texts);
+    shared.buffers.give(chunk.raw.bytes);
     let nanos: u64 = counts.nanos.iter().sum();
     let paced = counts.nanos.len() as u64 + other_shards;
     if let Some(per_record) = nanos
@@ -1105,14 +1148,14 @@ mod tests {
             &self,
             _: &mut (),
             _: &(),
-            record: &Record,
+            record: &Record<'_>,
             _: &mut Meter,
         ) -> Result<Outcome, JobError> {
-            let text = match &record.content {
-                RecordContent::Line(text) => text.clone(),
+            let text = match record.content {
+                RecordContent::Line(text) => text.to_string(),
                 RecordContent::Fields(fields) => fields.join("|"),
                 RecordContent::Unreadable(message) => {
-                    return Err(JobError::Unreadable(message.clone()))
+                    return Err(JobError::Unreadable(message.to_string()))
                 }
             };
             Ok(Outcome {

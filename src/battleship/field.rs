@@ -120,6 +120,9 @@ impl Field {
             _ => {
                 // Rows as masks straight away: this is the common case and the hot path
                 // of validating large files.
+                if text.is_ascii() {
+                    return Self::from_ascii_rows(text.as_bytes(), size);
+                }
                 let mut rows = Vec::new();
                 let mut width = None;
                 for (r, row) in text.split_whitespace().enumerate() {
@@ -145,6 +148,39 @@ impl Field {
                 Self::from_masks(width, rows, size)
             }
         }
+    }
+
+    /// Rows separated by whitespace, as the general loop reads them, a byte per cell.
+    fn from_ascii_rows(text: &[u8], size: Option<(usize, usize)>) -> Result<Self, FieldError> {
+        // ASCII's whitespace as `char::is_whitespace` sees it (vertical tab included).
+        let space = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
+        let mut rows = Vec::with_capacity(16);
+        let mut width = None;
+        for (r, row) in text.split(space).filter(|row| !row.is_empty()).enumerate() {
+            let mut mask = 0u64;
+            for (c, &byte) in row.iter().enumerate() {
+                let ship = match byte {
+                    b'1' | b'x' | b'X' | b'#' => true,
+                    b'0' | b'.' => false,
+                    // As in the general loop: cells past the widest field are not read.
+                    _ if c >= MAX_WIDTH => false,
+                    _ => cell_value(char::from(byte), r + 1, c + 1)?,
+                };
+                if ship && c < MAX_WIDTH {
+                    mask |= 1 << c;
+                }
+            }
+            let expected = *width.get_or_insert(row.len());
+            if row.len() != expected {
+                return Err(FieldError::RaggedRow {
+                    row: r + 1,
+                    found: row.len(),
+                    expected,
+                });
+            }
+            rows.push(mask);
+        }
+        Self::from_masks(width.unwrap_or(0), rows, size)
     }
 
     fn from_masks(

@@ -194,13 +194,13 @@ impl Job for ValidateJob {
         &self,
         _worker: &mut (),
         layout: &Option<usize>,
-        record: &Record,
+        record: &Record<'_>,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let text = match (&record.content, layout) {
-            (RecordContent::Line(text), _) => text.as_str(),
+        let text = match (record.content, layout) {
+            (RecordContent::Line(text), _) => text,
             (RecordContent::Unreadable(message), _) => {
-                return Err(JobError::Unreadable(message.clone()))
+                return Err(JobError::Unreadable(message.to_string()))
             }
             (RecordContent::Fields(fields), Some(column)) => {
                 JobError::field(fields, *column, "field")?
@@ -213,7 +213,7 @@ impl Job for ValidateJob {
             .map_err(|e| JobError::Invalid(e.to_string()))?;
         let verdict = validate_within(&field, &self.fleet, self.rules, self.count, meter);
         let mut values = vec![
-            Value::Text(format!("{}x{}", field.width(), field.height())),
+            Value::Text(size_text(field.width(), field.height())),
             Value::Int(field.ship_cells() as u64),
             verdict.reason.as_ref().map_or(Value::Empty, |reason| {
                 Value::Text(reason.describe(&self.fleet))
@@ -237,4 +237,14 @@ impl Job for ValidateJob {
             values,
         })
     }
+}
+
+/// `WxH`, the `size` column, without the formatting machinery.
+fn size_text(width: usize, height: usize) -> String {
+    let mut digits = itoa::Buffer::new();
+    let mut text = String::with_capacity(8);
+    text.push_str(digits.format(width));
+    text.push('x');
+    text.push_str(digits.format(height));
+    text
 }

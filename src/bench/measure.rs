@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 
 use crate::batch::{
-    self, InputSpec, Job, JobError, NoProgress, Outcome, Record, RecordContent, RowFormatter,
+    self, Cell, InputSpec, Job, JobError, NoProgress, Outcome, Record, RecordContent, RowFormatter,
     RowSink, RunOptions, Value,
 };
 use crate::budget::Meter;
@@ -139,7 +139,7 @@ pub(super) fn measure(
 struct NullSink;
 
 impl RowFormatter for NullSink {
-    fn format_row(&self, _row: &[Value], _out: &mut Vec<u8>) {}
+    fn format_row(&self, _row: &[Cell<'_>], _out: &mut Vec<u8>) {}
 }
 
 impl RowSink for NullSink {
@@ -311,14 +311,16 @@ impl Job for RecordText {
         &self,
         _worker: &mut (),
         _layout: &(),
-        record: &Record,
+        record: &Record<'_>,
         _meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let text = match &record.content {
+        let text = match record.content {
             RecordContent::Line(line) => line.trim().to_string(),
-            RecordContent::Fields(fields) => fields.first().cloned().unwrap_or_default(),
+            RecordContent::Fields(fields) => {
+                fields.first().map(|f| f.to_string()).unwrap_or_default()
+            }
             RecordContent::Unreadable(message) => {
-                return Err(JobError::Unreadable(message.clone()))
+                return Err(JobError::Unreadable(message.to_string()))
             }
         };
         Ok(Outcome {

@@ -10,6 +10,8 @@
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitOr, BitXor, Shl, Shr};
 
+use smallvec::SmallVec;
+
 /// The integer types a board can live in.
 pub trait Mask:
     Copy
@@ -203,6 +205,73 @@ impl<M: Mask> Board<M> {
     }
 }
 
+/// A line of stones: its first cell (column, row), the step from one cell to the next,
+/// and its length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineSpan {
+    /// The first cell, (column, row) from the bottom left.
+    pub start: (usize, usize),
+    /// The step along the line, (columns, rows).
+    pub step: (isize, isize),
+    /// Cells in the line.
+    pub len: usize,
+}
+
+impl LineSpan {
+    /// The line's cells, (column, row), in order.
+    pub fn cells(&self) -> impl Iterator<Item = (usize, usize)> {
+        let LineSpan { start, step, len } = *self;
+        (0..len as isize).map(move |i| {
+            let col = start.0 as isize + i * step.0;
+            let row = start.1 as isize + i * step.1;
+            (col as usize, row as usize)
+        })
+    }
+}
+
+/// Every line of four or more of `stones` (a board mask of a board `height` rows high, as
+/// a `u128`) through the cell (`col`, `row`), in the order of [`lines_through`], without
+/// allocating (a win is written for every game of an archive).
+pub fn line_spans_through(
+    stones: u128,
+    width: usize,
+    height: usize,
+    col: usize,
+    row: usize,
+) -> SmallVec<[LineSpan; 4]> {
+    let has = |c: isize, r: isize| {
+        c >= 0
+            && r >= 0
+            && c < width as isize
+            && r < height as isize
+            && stones >> (c as usize * (height + 1) + r as usize) & 1 == 1
+    };
+    let mut spans = SmallVec::new();
+    for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        // Walk back to the start of the line, then forward to its end.
+        let (mut c, mut r) = (col as isize, row as isize);
+        while has(c - dc, r - dr) {
+            c -= dc;
+            r -= dr;
+        }
+        let start = (c as usize, r as usize);
+        let mut len = 0;
+        while has(c, r) {
+            len += 1;
+            c += dc;
+            r += dr;
+        }
+        if len >= 4 {
+            spans.push(LineSpan {
+                start,
+                step: (dc, dr),
+                len,
+            });
+        }
+    }
+    spans
+}
+
 /// Every line of four or more of `stones` (a board mask of a board `height` rows high, as
 /// a `u128`) through the cell (`col`, `row`): its cells as (column, row) from the bottom
 /// left, in order along the line (vertical lines first, then horizontal, then the rising
@@ -214,32 +283,8 @@ pub fn lines_through(
     col: usize,
     row: usize,
 ) -> Vec<Vec<(usize, usize)>> {
-    let has = |c: isize, r: isize| {
-        c >= 0
-            && r >= 0
-            && c < width as isize
-            && r < height as isize
-            && stones >> (c as usize * (height + 1) + r as usize) & 1 == 1
-    };
-    let mut lines = Vec::new();
-    for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-        // Walk back to the start of the line, then forward to its end.
-        let (mut c, mut r) = (col as isize, row as isize);
-        while has(c - dc, r - dr) {
-            c -= dc;
-            r -= dr;
-        }
-        let mut line = Vec::new();
-        while has(c, r) {
-            line.push((c as usize, r as usize));
-            c += dc;
-            r += dr;
-        }
-        if line.len() >= 4 {
-            lines.push(line);
-        }
-    }
-    lines
+    let spans = line_spans_through(stones, width, height, col, row);
+    spans.iter().map(|span| span.cells().collect()).collect()
 }
 
 #[cfg(test)]

@@ -2,13 +2,15 @@
 
 use serde::Deserialize;
 
-use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value, ERROR_STATUS};
+use crate::batch::{
+    InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled, Value, ERROR_STATUS,
+};
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Puzzle, PuzzleError};
 
 use super::board::{board_fits, BoardSizeError};
 use super::notation::{GameLog, Notation};
-use super::replay::{cell_name, replay, AfterEnd, Status, Verdict};
+use super::replay::{push_cell_name, replay, AfterEnd, Status, Verdict};
 
 /// Board columns by default (the classic 7×6 board).
 pub const DEFAULT_WIDTH: usize = 7;
@@ -193,9 +195,17 @@ pub struct ValidateLayout {
     moves: usize,
 }
 
+/// The state a [`ValidateJob`] keeps on each worker thread: a game log and the buffers of
+/// rows written, reused from game to game.
+#[derive(Debug, Default)]
+pub struct ValidateWorker {
+    log: GameLog,
+    recycled: Recycled,
+}
+
 impl Job for ValidateJob {
     type Layout = ValidateLayout;
-    type Worker = ();
+    type Worker = ValidateWorker;
 
     fn columns(&self, _layout: &ValidateLayout) -> Vec<String> {
         let mut columns: Vec<String> = ["winner", "winner_name", "ply", "cells"]
@@ -248,26 +258,31 @@ impl Job for ValidateJob {
         vec![layout.moves]
     }
 
-    fn new_worker(&self) {}
+    fn new_worker(&self) -> ValidateWorker {
+        ValidateWorker::default()
+    }
+
+    fn recycle(&self, worker: &mut ValidateWorker, outcome: Outcome) {
+        worker.recycled.keep(outcome);
+    }
 
     fn process(
         &self,
-        _worker: &mut (),
+        worker: &mut ValidateWorker,
         layout: &ValidateLayout,
-        record: &Record,
+        record: &Record<'_>,
         _meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let text = match &record.content {
-            RecordContent::Line(text) => text.as_str(),
-            RecordContent::Fields(fields) => {
-                fields.get(layout.moves).map(String::as_str).unwrap_or("")
-            }
+        let text = match record.content {
+            RecordContent::Line(text) => text,
+            RecordContent::Fields(fields) => fields.get(layout.moves).copied().unwrap_or(""),
             RecordContent::Unreadable(message) => {
-                return Err(JobError::Unreadable(message.clone()))
+                return Err(JobError::Unreadable(message.to_string()))
             }
         };
-        let log = match GameLog::parse(text, self.notation) {
-            Ok(log) => log,
+        let ValidateWorker { log, recycled } = worker;
+        match log.parse_into(text, self.notation) {
+            Ok(()) => {}
             Err(error) => {
                 return Ok(Outcome {
                     status: ERROR_STATUS,
@@ -278,14 +293,15 @@ impl Job for ValidateJob {
             }
         };
         let verdict: Verdict = if self.fits_u64 {
-            replay::<u64>(&log, self.width, self.height, self.after_end)
+            replay::<u64>(log, self.width, self.height, self.after_end)
         } else {
-            replay::<u128>(&log, self.width, self.height, self.after_end)
+            replay::<u128>(log, self.width, self.height, self.after_end)
         };
-        let mut values = Vec::with_capacity(5);
+        let mut values = recycled.values();
         let winner_name = verdict
             .winner
-            .and_then(|w| log.color_names.get(w as usize - 1).cloned());
+            .and_then(|w| log.color_names.get(w as usize - 1))
+            .map(|name| recycled.text(name));
         values.push(
             verdict
                 .winner
@@ -294,16 +310,16 @@ impl Job for ValidateJob {
         values.push(winner_name.map_or(Value::Empty, Value::Text));
         values.push(Value::Int(verdict.ply as u64));
         // Built in one String: on fast archives allocation is most of a record's cost.
-        let mut cells = String::new();
-        for (i, line) in verdict.lines().iter().enumerate() {
+        let mut cells = recycled.string();
+        for (i, line) in verdict.line_spans().iter().enumerate() {
             if i > 0 {
                 cells.push_str("; ");
             }
-            for (k, &(c, r)) in line.iter().enumerate() {
+            for (k, (c, r)) in line.cells().enumerate() {
                 if k > 0 {
                     cells.push(' ');
                 }
-                cells.push_str(&cell_name(c, r));
+                push_cell_name(c, r, &mut cells);
             }
         }
         values.push(if cells.is_empty() {

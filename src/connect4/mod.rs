@@ -24,14 +24,16 @@ mod replay;
 pub mod solve;
 mod solve_job;
 
-pub use board::{board_fits, Board, BoardSizeError, Mask, MoveResult, MAX_SIDE, MIN_SIDE};
+pub use board::{
+    board_fits, Board, BoardSizeError, LineSpan, Mask, MoveResult, MAX_SIDE, MIN_SIDE,
+};
 pub use job::{
-    BoardSettings, ValidateJob, ValidateLayout, ValidateOptions, ValidatePuzzle, DEFAULT_HEIGHT,
-    DEFAULT_WIDTH,
+    BoardSettings, ValidateJob, ValidateLayout, ValidateOptions, ValidatePuzzle, ValidateWorker,
+    DEFAULT_HEIGHT, DEFAULT_WIDTH,
 };
 pub use notation::{GameLog, Notation, NotationError};
 pub use play_options::{ColourChoice, PlayOptions, PlaySetupError};
-pub use replay::{cell_name, replay, AfterEnd, InvalidKind, Status, Verdict};
+pub use replay::{cell_name, push_cell_name, replay, AfterEnd, InvalidKind, Status, Verdict};
 pub use solve_job::{
     parse_table_mb, AnyBook, BookFileError, SolveJob, SolveOptions, SolvePuzzle, SolveSettings,
     SolveWorker, TableSizeError, DEFAULT_TABLE_MB, MAX_TABLE_MB, SOLVED_STATUS,

@@ -18,7 +18,7 @@ pub enum Notation {
 }
 
 /// A game log read from its notation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GameLog {
     /// Columns played, 1-based, in order (possibly outside the board, 0 included: the
     /// replay says so).
@@ -61,6 +61,14 @@ pub enum NotationError {
 impl GameLog {
     /// Reads one line.
     pub fn parse(line: &str, notation: Notation) -> Result<Self, NotationError> {
+        let mut log = GameLog::default();
+        log.parse_into(line, notation)?;
+        Ok(log)
+    }
+
+    /// Reads one line into this log, reusing its buffers (a batch reads millions of games
+    /// with one log per thread). On an error the log's content is unspecified.
+    pub fn parse_into(&mut self, line: &str, notation: Notation) -> Result<(), NotationError> {
         let text = line.trim();
         if text.is_empty() {
             return Err(NotationError::Empty);
@@ -70,16 +78,25 @@ impl GameLog {
             Notation::Auto => Notation::Digits,
             other => other,
         };
+        self.columns.clear();
         match notation {
-            Notation::Colors => parse_colors(text),
-            _ => parse_digits(text),
+            Notation::Colors => parse_colors(text, self),
+            _ => {
+                self.colors = None;
+                self.color_names.clear();
+                parse_digits(text, &mut self.columns)
+            }
         }
     }
 }
 
-fn parse_digits(text: &str) -> Result<GameLog, NotationError> {
+fn parse_digits(text: &str, columns: &mut Vec<usize>) -> Result<(), NotationError> {
     let separated = text.contains([',', ' ', '\t']);
-    let mut columns = Vec::with_capacity(text.len());
+    // One digit per byte, the usual 7×6 log, without decoding characters.
+    if !separated && text.bytes().all(|b| b.is_ascii_digit()) {
+        columns.extend(text.bytes().map(|b| usize::from(b - b'0')));
+        return Ok(());
+    }
     if separated {
         let mut offset = 0;
         for part in text.split([',', ' ', '\t']) {
@@ -118,21 +135,20 @@ fn parse_digits(text: &str) -> Result<GameLog, NotationError> {
     if columns.is_empty() {
         return Err(NotationError::Empty);
     }
-    Ok(GameLog {
-        columns,
-        colors: None,
-        color_names: Vec::new(),
-    })
+    Ok(())
 }
 
-fn parse_colors(text: &str) -> Result<GameLog, NotationError> {
+fn parse_colors(text: &str, log: &mut GameLog) -> Result<(), NotationError> {
     let inner = text
         .strip_prefix('[')
         .and_then(|t| t.strip_suffix(']'))
         .unwrap_or(text);
-    let mut columns = Vec::new();
-    let mut colors = Vec::new();
-    let mut names: Vec<String> = Vec::new();
+    let columns = &mut log.columns;
+    let mut colors = log.colors.take().unwrap_or_default();
+    colors.clear();
+    // The names' buffers are kept: the first `named` are this game's.
+    let names = &mut log.color_names;
+    let mut named = 0;
     let tokens = inner
         .split([',', ' ', '\t'])
         .map(|t| t.trim().trim_matches(['"', '\'']))
@@ -154,11 +170,21 @@ fn parse_colors(text: &str) -> Result<GameLog, NotationError> {
         if color.is_empty() || !color.chars().all(char::is_alphabetic) {
             return Err(bad("the colour is a name such as Red or Yellow"));
         }
-        let index = match names.iter().position(|n| n.eq_ignore_ascii_case(color)) {
+        let index = match names[..named]
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(color))
+        {
             Some(index) => index,
-            None if names.len() < 2 => {
-                names.push(color.to_string());
-                names.len() - 1
+            None if named < 2 => {
+                match names.get_mut(named) {
+                    Some(name) => {
+                        name.clear();
+                        name.push_str(color);
+                    }
+                    None => names.push(color.to_string()),
+                }
+                named += 1;
+                named - 1
             }
             None => {
                 return Err(bad(&format!(
@@ -171,14 +197,12 @@ fn parse_colors(text: &str) -> Result<GameLog, NotationError> {
         columns.push(column);
         colors.push(index as u8);
     }
-    if columns.is_empty() {
+    names.truncate(named);
+    log.colors = Some(colors);
+    if log.columns.is_empty() {
         return Err(NotationError::Empty);
     }
-    Ok(GameLog {
-        columns,
-        colors: Some(colors),
-        color_names: names,
-    })
+    Ok(())
 }
 
 #[cfg(test)]

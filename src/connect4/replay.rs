@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use super::board::{lines_through, Board, Mask, MoveResult};
+use smallvec::SmallVec;
+
+use super::board::{line_spans_through, lines_through, Board, LineSpan, Mask, MoveResult};
 use super::notation::GameLog;
 use crate::batch::Excerpt;
 
@@ -107,6 +109,16 @@ impl Verdict {
             None => Vec::new(),
         }
     }
+
+    /// [`lines`](Self::lines) as spans, without allocating.
+    pub fn line_spans(&self) -> SmallVec<[LineSpan; 4]> {
+        match self.winning_stones {
+            Some((stones, (col, row))) => {
+                line_spans_through(stones, self.board.0, self.board.1, col, row)
+            }
+            None => SmallVec::new(),
+        }
+    }
 }
 
 impl fmt::Display for InvalidKind {
@@ -117,7 +129,15 @@ impl fmt::Display for InvalidKind {
 
 /// The name of a cell: column letter and row counted from the bottom, e.g. `C1`.
 pub fn cell_name(col: usize, row: usize) -> String {
-    format!("{}{}", (b'A' + col as u8) as char, row + 1)
+    let mut name = String::with_capacity(3);
+    push_cell_name(col, row, &mut name);
+    name
+}
+
+/// Appends [`cell_name`] to `out`, without a string of its own.
+pub fn push_cell_name(col: usize, row: usize, out: &mut String) {
+    out.push((b'A' + col as u8) as char);
+    out.push_str(itoa::Buffer::new().format(row + 1));
 }
 
 /// Replays `log` on a `width × height` board held in masks of type `M`.

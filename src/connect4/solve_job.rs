@@ -575,10 +575,10 @@ impl Job for SolveJob {
         &self,
         worker: &mut SolveWorker,
         layout: &SolveLayout,
-        record: &Record,
+        record: &Record<'_>,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let (tokens, places): (Vec<&str>, Vec<Place>) = match &record.content {
+        let (tokens, places): (Vec<&str>, Vec<Place>) = match record.content {
             RecordContent::Line(text) => text
                 .split_whitespace()
                 .map(|token| {
@@ -598,7 +598,7 @@ impl Job for SolveJob {
                     .unzip(),
             },
             RecordContent::Unreadable(message) => {
-                return Err(JobError::Unreadable(message.clone()))
+                return Err(JobError::Unreadable(message.to_string()))
             }
         };
         let result = parse_request(&tokens, &places).and_then(|request| match worker {

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use crate::batch::{RowFormatter, RowSink, Value};
+use crate::batch::{push_micros, push_one_decimal, Cell, RowFormatter, RowSink, Value};
 
 /// The format of result rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -38,60 +38,59 @@ pub fn continuing_row_writer(
     }
 }
 
-/// Formats rows as CSV lines (quoting only fields that need it, `\n` line ends).
+/// Formats rows as CSV lines (quoting only fields that need it, `\n` line ends), as the
+/// `csv` crate writes them with its default settings.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CsvFormat;
 
 impl CsvFormat {
-    /// Appends one field through `writer`, quoted if it needs to be.
-    fn field(writer: &mut csv_core::Writer, mut text: &[u8], out: &mut Vec<u8>) {
-        let mut buffer = [0u8; 256];
-        loop {
-            let (result, read, written) = writer.field(text, &mut buffer);
-            out.extend_from_slice(&buffer[..written]);
-            text = &text[read..];
-            if result == csv_core::WriteResult::InputEmpty {
-                break;
+    /// Appends one text field, quoted (its quotes doubled) if it holds a delimiter, a
+    /// quote or a line ending.
+    fn field(text: &str, out: &mut Vec<u8>) {
+        let bytes = text.as_bytes();
+        let special = |b: &u8| matches!(b, b',' | b'"' | b'\n' | b'\r');
+        if !bytes.iter().any(special) {
+            out.extend_from_slice(bytes);
+            return;
+        }
+        out.push(b'"');
+        for part in bytes.split_inclusive(|&b| b == b'"') {
+            out.extend_from_slice(part);
+            if part.ends_with(b"\"") {
+                out.push(b'"');
             }
         }
-    }
-
-    /// Ends the current field with a delimiter, or the record with a line end.
-    fn end(writer: &mut csv_core::Writer, record: bool, out: &mut Vec<u8>) {
-        let mut buffer = [0u8; 8];
-        let (_, written) = if record {
-            writer.terminator(&mut buffer)
-        } else {
-            writer.delimiter(&mut buffer)
-        };
-        out.extend_from_slice(&buffer[..written]);
+        out.push(b'"');
     }
 }
 
+/// Appends a number's digits.
+fn push_int(n: impl itoa::Integer, out: &mut Vec<u8>) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
 impl RowFormatter for CsvFormat {
-    fn format_row(&self, row: &[Value], out: &mut Vec<u8>) {
-        use std::io::Write as _;
-        let mut writer = csv_core::Writer::new();
-        for (i, value) in row.iter().enumerate() {
+    fn format_row(&self, row: &[Cell<'_>], out: &mut Vec<u8>) {
+        let start = out.len();
+        for (i, cell) in row.iter().enumerate() {
             if i > 0 {
-                CsvFormat::end(&mut writer, false, out);
+                out.push(b',');
             }
-            // Writing to a Vec cannot fail; numbers never need quoting.
-            match value {
-                Value::Empty => {}
-                Value::Text(text) => CsvFormat::field(&mut writer, text.as_bytes(), out),
-                Value::Int(n) => {
-                    let _ = write!(out, "{n}");
-                }
-                Value::Signed(n) => {
-                    let _ = write!(out, "{n}");
-                }
-                Value::Float(x) => {
-                    let _ = write!(out, "{x:.1}");
-                }
+            // Numbers never need quoting.
+            match *cell {
+                Cell::Empty => {}
+                Cell::Text(text) => CsvFormat::field(text, out),
+                Cell::Int(n) => push_int(n, out),
+                Cell::Signed(n) => push_int(n, out),
+                Cell::Float(x) => push_one_decimal(x, out),
+                Cell::Micros(nanos) => push_micros(nanos, out),
             }
         }
-        CsvFormat::end(&mut writer, true, out);
+        // A row of one empty field is written `""`, so that it is not a blank line.
+        if out.len() == start {
+            out.extend_from_slice(b"\"\"");
+        }
+        out.push(b'\n');
     }
 }
 
@@ -120,13 +119,16 @@ impl<W: Write> RowSink for CsvRows<W> {
         if !self.header {
             return Ok(());
         }
-        let header: Vec<Value> = columns.iter().cloned().map(Value::Text).collect();
-        self.write_row(&header)
+        let header: Vec<Cell<'_>> = columns.iter().map(|c| Cell::Text(c)).collect();
+        self.line.clear();
+        CsvFormat.format_row(&header, &mut self.line);
+        self.out.write_all(&self.line)
     }
 
     fn write_row(&mut self, row: &[Value]) -> io::Result<()> {
         self.line.clear();
-        CsvFormat.format_row(row, &mut self.line);
+        let cells: Vec<Cell<'_>> = row.iter().map(Value::cell).collect();
+        CsvFormat.format_row(&cells, &mut self.line);
         self.out.write_all(&self.line)
     }
 
@@ -167,8 +169,7 @@ impl JsonlFormat {
 }
 
 impl RowFormatter for JsonlFormat {
-    fn format_row(&self, row: &[Value], out: &mut Vec<u8>) {
-        use std::io::Write as _;
+    fn format_row(&self, row: &[Cell<'_>], out: &mut Vec<u8>) {
         // Writing to a Vec cannot fail.
         out.push(b'{');
         for (i, (key, value)) in self.keys.iter().zip(row).enumerate() {
@@ -177,21 +178,16 @@ impl RowFormatter for JsonlFormat {
             }
             out.extend_from_slice(key.as_bytes());
             out.push(b':');
-            match value {
-                Value::Empty => out.extend_from_slice(b"null"),
-                Value::Text(text) => {
+            match *value {
+                Cell::Empty => out.extend_from_slice(b"null"),
+                Cell::Text(text) => {
                     let _ = serde_json::to_writer(&mut *out, text);
                 }
-                Value::Int(n) => {
-                    let _ = write!(out, "{n}");
-                }
-                Value::Signed(n) => {
-                    let _ = write!(out, "{n}");
-                }
-                Value::Float(x) if x.is_finite() => {
-                    let _ = write!(out, "{x:.1}");
-                }
-                Value::Float(_) => out.extend_from_slice(b"null"),
+                Cell::Int(n) => push_int(n, out),
+                Cell::Signed(n) => push_int(n, out),
+                Cell::Float(x) if x.is_finite() => push_one_decimal(x, out),
+                Cell::Float(_) => out.extend_from_slice(b"null"),
+                Cell::Micros(nanos) => push_micros(nanos, out),
             }
         }
         out.extend_from_slice(b"}\n");
@@ -225,7 +221,8 @@ impl<W: Write> RowSink for JsonlRows<W> {
 
     fn write_row(&mut self, row: &[Value]) -> io::Result<()> {
         self.line.clear();
-        self.format.format_row(row, &mut self.line);
+        let cells: Vec<Cell<'_>> = row.iter().map(Value::cell).collect();
+        self.format.format_row(&cells, &mut self.line);
         self.out.write_all(&self.line)
     }
 
@@ -307,7 +304,8 @@ mod tests {
             Value::Float(0.05),
         ];
         let mut out = Vec::new();
-        CsvFormat.format_row(&row, &mut out);
+        let cells: Vec<Cell<'_>> = row.iter().map(Value::cell).collect();
+        CsvFormat.format_row(&cells, &mut out);
         // The csv crate's reader gives the same fields back.
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)

@@ -212,7 +212,12 @@ impl Grid {
     /// `side` is given. Trailing white space is ignored.
     pub fn from_line(line: &str, side: Option<usize>) -> Result<Self, GridError> {
         let text = line.trim_end();
-        let length = text.chars().count();
+        let ascii = text.is_ascii();
+        let length = if ascii {
+            text.len()
+        } else {
+            text.chars().count()
+        };
         let box_size = match side {
             Some(side) => {
                 let box_size = box_size_of_side(side)?;
@@ -236,9 +241,15 @@ impl Grid {
         // match took a sixth of a whole Kaggle record's time (puzzle and expected solution
         // parsed); other lines, and lines with a bad character, take the loop below, which
         // says which character and where.
-        if text.is_ascii() {
-            let cells: SmallVec<[u8; 81]> = text.bytes().map(|b| CELL_VALUES[b as usize]).collect();
-            if cells.iter().all(|&v| usize::from(v) <= side) {
+        if ascii {
+            // Filled in place rather than collected: pushing cell by cell cost as much as
+            // the lookups.
+            let mut cells: SmallVec<[u8; 81]> = SmallVec::from_elem(0, length);
+            for (cell, byte) in cells.iter_mut().zip(text.bytes()) {
+                *cell = CELL_VALUES[byte as usize];
+            }
+            let largest = cells.iter().fold(0, |largest, &v| largest.max(v));
+            if usize::from(largest) <= side {
                 return Ok(Grid { box_size, cells });
             }
         }
@@ -304,10 +315,21 @@ impl Grid {
 
     /// The grid in the line format, `.` for blanks.
     pub fn to_line(&self) -> String {
-        // Bytes, not chars: every digit character is ASCII, and collecting chars cost
-        // more than the rest of the formatting.
-        let bytes = self.cells.iter().map(|&v| digit_char(v) as u8).collect();
-        String::from_utf8(bytes).expect("digit characters are ASCII")
+        let mut line = String::with_capacity(self.cells.len());
+        self.push_line(&mut line);
+        line
+    }
+
+    /// Appends the grid as [`to_line`](Self::to_line) writes it to `line`, whose room is
+    /// then reused.
+    pub fn push_line(&self, line: &mut String) {
+        // Bytes, not chars: every digit character is ASCII, and pushing chars cost more
+        // than the rest of the formatting.
+        let mut bytes: SmallVec<[u8; 81]> = SmallVec::from_elem(0, self.cells.len());
+        for (byte, &v) in bytes.iter_mut().zip(&self.cells) {
+            *byte = digit_char(v) as u8;
+        }
+        line.push_str(std::str::from_utf8(&bytes).expect("digit characters are ASCII"));
     }
 
     /// The block display: one text line per row, `|` between boxes and `---+---+---`

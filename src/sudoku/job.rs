@@ -3,7 +3,7 @@
 use serde::Deserialize;
 
 use crate::batch::{
-    Excerpt, InputFormat, InputSpec, Job, JobError, Outcome, Record, RecordContent, Value,
+    Excerpt, InputFormat, InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled, Value,
 };
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Answer, Puzzle, PuzzleError};
@@ -182,9 +182,9 @@ impl SolveJob {
     fn puzzle_text<'r>(
         &self,
         layout: &SolveLayout,
-        record: &'r Record,
+        record: &Record<'r>,
     ) -> Result<&'r str, JobError> {
-        match (&record.content, &layout.puzzle) {
+        match (record.content, &layout.puzzle) {
             (RecordContent::Line(text), _) => Ok(text),
             (RecordContent::Fields(fields), Some((index, name))) => {
                 let text = JobError::field(fields, *index, name)?.trim();
@@ -198,14 +198,23 @@ impl SolveJob {
                 }
             }
             (RecordContent::Fields(_), None) => Err(JobError::Invalid("no puzzle column".into())),
-            (RecordContent::Unreadable(message), _) => Err(JobError::Unreadable(message.clone())),
+            (RecordContent::Unreadable(message), _) => {
+                Err(JobError::Unreadable(message.to_string()))
+            }
         }
     }
 }
 
+/// The state a [`SolveJob`] keeps on each worker thread.
+#[derive(Debug)]
+pub struct SolveWorker {
+    solver: Solver,
+    recycled: Recycled,
+}
+
 impl Job for SolveJob {
     type Layout = SolveLayout;
-    type Worker = Solver;
+    type Worker = SolveWorker;
 
     fn columns(&self, _layout: &SolveLayout) -> Vec<String> {
         // Decided for the whole run, so that line and CSV inputs can be mixed.
@@ -272,15 +281,22 @@ impl Job for SolveJob {
         layout.read_columns()
     }
 
-    fn new_worker(&self) -> Solver {
-        Solver::new(self.algorithm)
+    fn new_worker(&self) -> SolveWorker {
+        SolveWorker {
+            solver: Solver::new(self.algorithm),
+            recycled: Recycled::default(),
+        }
+    }
+
+    fn recycle(&self, worker: &mut SolveWorker, outcome: Outcome) {
+        worker.recycled.keep(outcome);
     }
 
     fn process(
         &self,
-        solver: &mut Solver,
+        worker: &mut SolveWorker,
         layout: &SolveLayout,
-        record: &Record,
+        record: &Record<'_>,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let text = self.puzzle_text(layout, record)?;
@@ -291,7 +307,7 @@ impl Job for SolveJob {
             None => JobError::Invalid(message),
         };
         let grid = Grid::from_line(text, self.side).map_err(|e| in_field(e.to_string()))?;
-        let result = solver.solve_within(&grid, self.limit, meter);
+        let result = worker.solver.solve_within(&grid, self.limit, meter);
         if let Some(over) = result.stopped {
             let mut values = vec![Value::Int(result.solutions), Value::Int(result.guesses)];
             values.push(Value::Empty);
@@ -308,8 +324,13 @@ impl Job for SolveJob {
             String::new()
         };
         let mut failed = status == Status::Unsolvable;
-        let solution = result.first_solution.as_ref().map(Grid::to_line);
-        let verdict = match (self.with_expected, &layout.expected, &record.content) {
+        let recycled = &mut worker.recycled;
+        let solution = result.first_solution.as_ref().map(|grid| {
+            let mut line = recycled.string();
+            grid.push_line(&mut line);
+            line
+        });
+        let verdict = match (self.with_expected, &layout.expected, record.content) {
             (false, _, _) => None,
             (true, Some((index, name)), RecordContent::Fields(fields)) => {
                 let expected = JobError::field(fields, *index, name)?.trim();
@@ -325,13 +346,15 @@ impl Job for SolveJob {
                             format!("the solution differs from column {}", Excerpt::quoted(name));
                     }
                 }
-                Some(Value::Text(
-                    if matches { "match" } else { "mismatch" }.into(),
-                ))
+                Some(Value::Text(recycled.text(if matches {
+                    "match"
+                } else {
+                    "mismatch"
+                })))
             }
             (true, _, _) => Some(Value::Empty),
         };
-        let mut values = Vec::with_capacity(4);
+        let mut values = recycled.values();
         values.push(Value::Int(result.solutions));
         values.push(Value::Int(result.guesses));
         values.push(solution.map_or(Value::Empty, Value::Text));
@@ -392,7 +415,7 @@ impl Job for ShowJob {
         &self,
         solver: &mut Option<Solver>,
         layout: &SolveLayout,
-        record: &Record,
+        record: &Record<'_>,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let text = self.as_solve_job().puzzle_text(layout, record)?;

@@ -32,8 +32,8 @@ pub use grid::{
     Unit, MAX_BOX, MIN_BOX,
 };
 pub use job::{
-    PuzzleLocation, ShowJob, SolveJob, SolveLayout, SolveOptions, SolveSettings, SudokuPuzzle,
-    DEFAULT_LIMIT,
+    PuzzleLocation, ShowJob, SolveJob, SolveLayout, SolveOptions, SolveSettings, SolveWorker,
+    SudokuPuzzle, DEFAULT_LIMIT,
 };
 
 use std::fmt;

@@ -184,14 +184,14 @@ impl Job for CountJob {
         &self,
         _: &mut (),
         layout: &CountLayout,
-        record: &Record,
+        record: &Record<'_>,
         _meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let text = match &record.content {
+        let text = match record.content {
             RecordContent::Line(text) => text,
             RecordContent::Fields(_) => return Err(JobError::Invalid("not a count".into())),
             RecordContent::Unreadable(message) => {
-                return Err(JobError::Unreadable(message.clone()))
+                return Err(JobError::Unreadable(message.to_string()))
             }
         };
         let tokens: Vec<&str> = text.split_whitespace().collect();

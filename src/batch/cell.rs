@@ -1,0 +1,96 @@
+//! Cells of a result row as formatters see them: borrowed from the record's outcome, so
+//! that a row is formatted without copying or allocating.
+
+use super::Value;
+
+/// One cell of a result row, borrowed for formatting (see [`RowFormatter`](super::RowFormatter)).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell<'a> {
+    /// No value (an empty CSV cell, `null` in JSON Lines).
+    Empty,
+    /// A text value.
+    Text(&'a str),
+    /// A whole number.
+    Int(u64),
+    /// A whole number that may be negative.
+    Signed(i64),
+    /// A measurement, written with one decimal.
+    Float(f64),
+    /// A duration in nanoseconds, written in microseconds with one decimal: exactly as
+    /// [`Float`](Cell::Float) of `nanos / 1000` would be, without the float formatting.
+    Micros(u64),
+}
+
+impl Value {
+    /// The value as a cell for a [`RowFormatter`](super::RowFormatter).
+    pub fn cell(&self) -> Cell<'_> {
+        match self {
+            Value::Empty => Cell::Empty,
+            Value::Text(text) => Cell::Text(text),
+            Value::Int(n) => Cell::Int(*n),
+            Value::Signed(n) => Cell::Signed(*n),
+            Value::Float(x) => Cell::Float(*x),
+        }
+    }
+}
+
+impl From<Cell<'_>> for Value {
+    fn from(cell: Cell<'_>) -> Value {
+        match cell {
+            Cell::Empty => Value::Empty,
+            Cell::Text(text) => Value::Text(text.to_string()),
+            Cell::Int(n) => Value::Int(n),
+            Cell::Signed(n) => Value::Signed(n),
+            Cell::Float(x) => Value::Float(x),
+            Cell::Micros(nanos) => Value::Float(nanos as f64 / 1000.0),
+        }
+    }
+}
+
+/// Appends `x` with one decimal, as `format!("{x:.1}")` writes it.
+pub fn push_one_decimal(x: f64, out: &mut Vec<u8>) {
+    use std::io::Write as _;
+    // Writing to a Vec cannot fail.
+    let _ = write!(out, "{x:.1}");
+}
+
+/// Appends `nanos` in microseconds with one decimal, byte for byte as
+/// [`push_one_decimal`] of `nanos as f64 / 1000.0`: per record, float formatting cost as
+/// much as the rest of the row.
+pub fn push_micros(nanos: u64, out: &mut Vec<u8>) {
+    let (tenths, rest) = (nanos / 100, nanos % 100);
+    // Away from a tie the float rounds the same way as the exact quotient, as long as the
+    // float's error stays below the 1 ns distance to the tie; a tie (or a huge value)
+    // takes the float's own path, which rounds ties by their binary value.
+    if rest == 50 || nanos >= 1 << 50 {
+        return push_one_decimal(nanos as f64 / 1000.0, out);
+    }
+    let tenths = tenths + u64::from(rest > 50);
+    let mut buffer = itoa::Buffer::new();
+    out.extend_from_slice(buffer.format(tenths / 10).as_bytes());
+    out.push(b'.');
+    out.push(b'0' + (tenths % 10) as u8);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn micros_are_written_as_the_float_would_be() {
+        let reference = |nanos: u64| format!("{:.1}", nanos as f64 / 1000.0);
+        let mut samples: Vec<u64> = (0..200_000).collect();
+        samples.extend((0..2000u64).map(|i| i * 1_000_003 + 49));
+        samples.extend((0..2000u64).map(|i| i * 99_999_937 + 50));
+        samples.extend([u64::MAX, 1 << 50, (1 << 50) - 1, 123_456_789_050, 999_950]);
+        for nanos in samples {
+            let mut out = Vec::new();
+            push_micros(nanos, &mut out);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                reference(nanos),
+                "{nanos} ns"
+            );
+        }
+    }
+}
