@@ -55,8 +55,8 @@ fuzz_target!(|data: &[u8]| {
             line: 1,
             content: RecordContent::Line(text.to_string()),
         };
-        match job.process(&mut (), &(), &record, &mut Meter::start(BUDGET)) {
-            Ok(outcome) => assert_eq!(outcome.values.len(), job.columns(&()).len()),
+        match job.process(&mut (), &None, &record, &mut Meter::start(BUDGET)) {
+            Ok(outcome) => assert_eq!(outcome.values.len(), job.columns(&Default::default()).len()),
             Err(error) => {
                 let message = error.to_string();
                 assert!(

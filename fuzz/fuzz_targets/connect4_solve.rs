@@ -49,7 +49,12 @@ fuzz_target!(|data: &[u8]| {
             line: 1,
             content: RecordContent::Line(text.to_string()),
         };
-        let outcome = match job.process(&mut worker, &(), &record, &mut Meter::start(BUDGET)) {
+        let outcome = match job.process(
+            &mut worker,
+            &Default::default(),
+            &record,
+            &mut Meter::start(BUDGET),
+        ) {
             Ok(outcome) => outcome,
             Err(error) => {
                 let message = error.to_string();
@@ -61,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
             }
         };
         assert!(outcome.error.chars().count() < 600, "{outcome:?}");
-        assert_eq!(outcome.values.len(), job.columns(&()).len());
+        assert_eq!(outcome.values.len(), job.columns(&Default::default()).len());
         if outcome.status != "ok" {
             assert!(!outcome.error.is_empty(), "{outcome:?}");
             continue;
