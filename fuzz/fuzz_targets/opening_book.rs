@@ -39,7 +39,11 @@ fn check<M: Bits>(bytes: &[u8], width: usize, height: usize) {
             let mut written = Vec::new();
             book.write(&mut written).expect("a book writes to memory");
             assert!(written.len() <= bytes.len());
-            assert_eq!(written[..], bytes[..written.len()], "the book as written back");
+            assert_eq!(
+                written[..],
+                bytes[..written.len()],
+                "the book as written back"
+            );
             let key_bytes = usize::from(bytes[13]);
             assert_eq!(book.len(), (written.len() - HEADER) / (key_bytes + 1));
         }
