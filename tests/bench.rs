@@ -616,10 +616,13 @@ fn compare_finds_no_change_between_equal_runs_and_the_size_of_a_slowdown() {
     assert!(stdout.contains("note: CPU differs: "), "{stdout}");
     assert!(stdout.contains(" vs Another CPU (new)"), "{stdout}");
 
-    // Two real runs of the same build, one after the other: nothing slower by half.
+    // Two real runs of the same build, one after the other, compare without a gate: on a
+    // shared machine their speeds may differ by any amount (a neighbour's build), so only
+    // the comparison itself is checked here; "unchanged" is checked on equal samples above.
     let (second, _) = bench_into(&suite, &reports, &cache, &[]);
-    let (code, stdout, _) = compare(&dir, &second, &["--fail-if-slower", "50"]);
+    let (code, stdout, _) = compare(&dir, &second, &[]);
     assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("3 measurements compared: "), "{stdout}");
 
     let (code, _, _) = compare(&dir, tmp.path(), &[]);
     assert_eq!(code, Some(2));
