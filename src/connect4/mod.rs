@@ -16,6 +16,7 @@
 pub mod ai;
 mod board;
 pub mod generate;
+mod idle_threads;
 mod job;
 mod notation;
 pub mod play;
@@ -29,6 +30,7 @@ pub use job::{
     BoardSettings, ValidateJob, ValidateLayout, ValidateOptions, ValidatePuzzle, DEFAULT_HEIGHT,
     DEFAULT_WIDTH,
 };
+pub use idle_threads::{IdleThreads, Turn};
 pub use notation::{GameLog, Notation, NotationError};
 pub use play_options::{ColourChoice, PlayOptions, PlaySetupError};
 pub use replay::{cell_name, replay, AfterEnd, InvalidKind, Status, Verdict};
