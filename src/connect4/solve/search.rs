@@ -336,14 +336,6 @@ impl<M: Bits> Solver<M> {
     /// measurements in `docs/performance.md` this cut the main thread's nodes more than
     /// giving helpers other orders or other root moves to search first.
     fn helper(&self, quit: Arc<AtomicBool>) -> Self {
-        let width = self.geometry.width;
-        let mut order = self.order;
-        // Centre first still (the best first guess), the other columns rotated: each helper
-        // starts its search in a different part of the tree.
-        let mode = std::env::var("HMODE").unwrap_or_default();
-        if mode == "B" || mode == "C" {
-            order[1..width].rotate_left(index % (width - 1));
-        }
         Solver {
             geometry: self.geometry.clone(),
             table: Arc::clone(&self.table),
