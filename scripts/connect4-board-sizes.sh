@@ -9,8 +9,9 @@
 # BINARY defaults to target/release/puzzlebench (built if missing). Boards run from the
 # smallest up, one at a time, each with a `--timeout` of whatever is left of TOTAL_MINUTES
 # (default 30); a board that does not finish gets "not solved within …" in its row. Every
-# search is single-position and uses THREADS threads (default 1) and a TABLE_MB table
-# (default 1024).
+# search is single-position and uses THREADS threads (default 1: with more, the idle
+# workers help search the one position) and a TABLE_MB table (default 1024). BOARDS
+# (e.g. BOARDS="7x6 6x7") keeps only the boards named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +26,9 @@ fi
 
 # Every width × height with both sides in 4..16 and at most 42 cells, smallest first.
 boards=$(for w in $(seq 4 16); do for h in $(seq 4 16); do
-    if ((w * h <= 42 && w * (h + 1) <= 128)); then echo "$((w * h)) $w $h"; fi
+    if ((w * h <= 42 && w * (h + 1) <= 128)); then
+        if [[ -z ${BOARDS:-} || " $BOARDS " == *" ${w}x${h} "* ]]; then echo "$((w * h)) $w $h"; fi
+    fi
 done; done | sort -n -k1,1 -k2,2)
 
 deadline=$(($(date +%s) + total_minutes * 60))

@@ -26,11 +26,11 @@ pub mod solve;
 mod solve_job;
 
 pub use board::{board_fits, Board, BoardSizeError, Mask, MoveResult, MAX_SIDE, MIN_SIDE};
+pub use idle_threads::{IdleThreads, Turn};
 pub use job::{
     BoardSettings, ValidateJob, ValidateLayout, ValidateOptions, ValidatePuzzle, DEFAULT_HEIGHT,
     DEFAULT_WIDTH,
 };
-pub use idle_threads::{IdleThreads, Turn};
 pub use notation::{GameLog, Notation, NotationError};
 pub use play_options::{ColourChoice, PlayOptions, PlaySetupError};
 pub use replay::{cell_name, replay, AfterEnd, InvalidKind, Status, Verdict};

@@ -292,7 +292,12 @@ impl<M: Bits> Solver<M> {
                 let stopped = solver.stop_metering(meter);
                 let nodes = solver.nodes;
                 let best_moves = Vec::new();
-                Analysis { score, best_moves, nodes, stopped }
+                Analysis {
+                    score,
+                    best_moves,
+                    nodes,
+                    stopped,
+                }
             }
         };
         let Some(table) = Arc::get_mut(&mut self.table).filter(|_| helpers > 0 && M::BITS == 64)
@@ -373,7 +378,10 @@ impl<M: Bits> Solver<M> {
     #[cold]
     #[inline(never)]
     fn event(&mut self) -> bool {
-        let quit = self.quit.as_ref().is_some_and(|q| q.load(Ordering::Relaxed));
+        let quit = self
+            .quit
+            .as_ref()
+            .is_some_and(|q| q.load(Ordering::Relaxed));
         if self.stopped || quit {
             self.stopped = true;
             self.next_event = 0;
