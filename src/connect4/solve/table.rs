@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn exact_keys() {
-        let mut table = Table::<u64>::new(1);
+        let table = Table::<u64>::new(1);
         let step = 1u64 << 17; // 2^17 entries of 8 bytes in 1 MiB
         assert_eq!(1u64 << table.bits, step);
         table.put(5, 17);
@@ -256,7 +256,7 @@ mod tests {
         table.put(other, 3);
         assert_eq!(table.get(key), 0);
         assert_eq!(table.get(other), 3);
-        let mut wide = Table::<u128>::new(1);
+        let wide = Table::<u128>::new(1);
         let key = (1u128 << 100) + 12345;
         wide.put(key, 200);
         assert_eq!(wide.get(key), 200);
