@@ -194,8 +194,9 @@ pub struct SolveJob {
     pub idle: IdleThreads,
 }
 
-/// Positions with at least this many empty cells borrow idle workers: shallower ones are
-/// solved in far less time than starting the helper threads takes.
+/// Positions with at least this many empty cells borrow idle workers: shallower ones take
+/// milliseconds, less than starting helpers costs (threads, and the shared table grown to
+/// its largest size at once).
 const HELPED_MIN_EMPTY: usize = 26;
 
 /// The largest transposition table per thread, MiB.
