@@ -417,7 +417,9 @@ impl SolveJob {
             Ok(Outcome::over_budget(over, values))
         };
         let mut turn = self.idle.begin();
-        let helpers = if self.width * self.height - request.columns.len() >= HELPED_MIN_EMPTY {
+        // Under a budget, helpers would make which records finish depend on the threads.
+        let deep = self.width * self.height - request.columns.len() >= HELPED_MIN_EMPTY;
+        let helpers = if deep && !meter.is_limited() {
             turn.borrow_idle(rayon::current_num_threads())
         } else {
             0
