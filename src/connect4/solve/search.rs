@@ -258,13 +258,17 @@ impl<M: Bits> Solver<M> {
     }
 
     /// Gives the meter back after a search, with the limit it stopped at. A stopped
-    /// search stored nothing once stopped (see [`put`](Self::put)), so what the tables hold
-    /// is still bounds.
+    /// search stored nothing once stopped (see [`put`](Self::put)), but the tables are
+    /// still cleared, so that the next records' searches (and `nodes`) do not depend on
+    /// where a budget happened to stop this one.
     fn stop_metering(&mut self, meter: &mut Meter) -> Option<OverBudget> {
         self.meter.spend_many(self.nodes - self.metered);
         std::mem::swap(&mut self.meter, meter);
         let stopped = self.stopped.then(|| meter.over()).flatten();
-        self.stopped = false;
+        if self.stopped {
+            self.clear_table();
+            self.stopped = false;
+        }
         stopped
     }
 
