@@ -9,8 +9,7 @@
 # BINARY defaults to target/release/puzzlebench (built if missing). Boards run from the
 # smallest up, one at a time, each with a `--timeout` of whatever is left of TOTAL_MINUTES
 # (default 30); a board that does not finish gets "not solved within …" in its row. Every
-# search is single-position and uses THREADS threads (default 1: with more, the idle
-# workers help search the one position) and a TABLE_MB table (default 1024). BOARDS
+# search is one position on one thread with a TABLE_MB table (default 1024). BOARDS
 # (e.g. BOARDS="7x6 6x7") keeps only the boards named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +17,6 @@ cd "$(dirname "$0")/.."
 binary=${1:-}
 total_minutes=${2:-30}
 table_mb=${3:-1024}
-threads=${THREADS:-1}
 if [[ -z $binary ]]; then
     cargo build --release --quiet
     binary=${CARGO_TARGET_DIR:-target}/release/puzzlebench
@@ -41,7 +39,7 @@ while read -r cells w h; do
         continue
     fi
     row=$(echo "-" | "$binary" connect4 solve --quiet --no-header --width "$w" --height "$h" \
-        --threads "$threads" --table-mb "$table_mb" --timeout "${left}s" || true)
+        --threads 1 --table-mb "$table_mb" --timeout "${left}s" || true)
     # Columns: line,status,result,score,best_moves,nodes,expected,error,micros
     IFS=, read -r _ status result score best nodes _ error micros <<<"$row"
     seconds=$(awk -v m="$micros" 'BEGIN { printf "%.3f s", m / 1e6 }')

@@ -32,50 +32,6 @@ pub trait Bits:
     fn low_u64(self) -> u64;
     /// From the low bits of a `u64`.
     fn from_u64(value: u64) -> Self;
-    /// A transposition-table entry holding one `Self`, readable and writable through a
-    /// shared reference (all-zero bytes are the value zero).
-    type Cell: TableCell<Self>;
-}
-
-/// A table entry that threads may share: loads and stores of a whole entry, no ordering.
-pub trait TableCell<M>: Send + Sync + std::fmt::Debug {
-    /// The entry's value.
-    fn load(&self) -> M;
-    /// Replaces the entry's value.
-    fn store(&self, value: M);
-}
-
-impl TableCell<u64> for std::sync::atomic::AtomicU64 {
-    #[inline]
-    fn load(&self) -> u64 {
-        self.load(std::sync::atomic::Ordering::Relaxed)
-    }
-    #[inline]
-    fn store(&self, value: u64) {
-        self.store(value, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-/// A `u128` entry as two halves. A load concurrent with a store could mix two entries'
-/// halves, so only one thread at a time ever uses a `u128` table (searches with helpers
-/// run on `u64` boards only).
-#[derive(Debug, Default)]
-#[repr(align(16))]
-pub struct WideCell([std::sync::atomic::AtomicU64; 2]);
-
-impl TableCell<u128> for WideCell {
-    #[inline]
-    fn load(&self) -> u128 {
-        let [low, high] = &self.0;
-        u128::from(high.load(std::sync::atomic::Ordering::Relaxed)) << 64
-            | u128::from(low.load(std::sync::atomic::Ordering::Relaxed))
-    }
-    #[inline]
-    fn store(&self, value: u128) {
-        let [low, high] = &self.0;
-        low.store(value as u64, std::sync::atomic::Ordering::Relaxed);
-        high.store((value >> 64) as u64, std::sync::atomic::Ordering::Relaxed);
-    }
 }
 
 /// Keeps [`Bits`] to the types listed here.
@@ -87,7 +43,6 @@ mod sealed {
 }
 
 impl Bits for u64 {
-    type Cell = std::sync::atomic::AtomicU64;
     #[inline]
     fn count_ones(self) -> u32 {
         u64::count_ones(self)
@@ -107,7 +62,6 @@ impl Bits for u64 {
 }
 
 impl Bits for u128 {
-    type Cell = WideCell;
     #[inline]
     fn count_ones(self) -> u32 {
         u128::count_ones(self)

@@ -5,7 +5,6 @@
 //! number of stones the winner has played when it completes its four (22 − stones on 7×6),
 //! so faster wins score higher; a loss is minus the opponent's win score.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::book::Book;
@@ -62,12 +61,10 @@ pub struct Analysis {
 }
 
 /// A reusable solver for one board size: geometry, transposition table and node counter.
-#[derive(Debug)]
-pub struct Solver<M: Bits> {
+#[derive(Debug, Clone)]
+pub struct Solver<M> {
     geometry: Geometry<M>,
-    /// Shared with helper threads while they search the same position (see
-    /// [`search_within`](Solver::search_within)); only this solver's own otherwise.
-    table: Arc<Table<M>>,
+    table: Table<M>,
     /// Bounds of the positions [`DEEP_PLIES`] or more below the current search's root: a
     /// small table of its own, which stays in the processor's cache.
     deep_table: Table<M>,
@@ -95,14 +92,7 @@ pub struct Solver<M: Bits> {
     /// Lowest and highest score a position the search visits can have.
     min_score: i32,
     max_score: i32,
-    /// Whether the table is shared with other threads: it then keeps its size.
-    shared: bool,
-    /// For a helper thread: set when the search it helps is over.
-    quit: Option<Arc<AtomicBool>>,
 }
-
-/// How often, in nodes, a helper thread looks whether the search it helps is over.
-const QUIT_CHECK_NODES: u64 = 1 << 12;
 
 impl<M: Bits> Solver<M> {
     /// A solver for `width × height` boards (which must fit `M`) with a transposition table
@@ -113,7 +103,7 @@ impl<M: Bits> Solver<M> {
         let cells = (width * height) as i32;
         Solver {
             geometry: Geometry::new(width, height),
-            table: Arc::new(Table::new(table_mb)),
+            table: Table::new(table_mb),
             deep_table: Table::new(DEEP_TABLE_MB),
             deep_from: u32::MAX,
             book: None,
@@ -128,8 +118,6 @@ impl<M: Bits> Solver<M> {
             weak: false,
             min_score: -cells / 2 + 3,
             max_score: (cells + 1) / 2 - 3,
-            shared: false,
-            quit: None,
         }
     }
 
@@ -159,15 +147,10 @@ impl<M: Bits> Solver<M> {
     /// its sign: 1, 0 or −1.
     pub fn solve(&mut self, p: &Position<M>, weak: bool) -> i32 {
         self.weak = weak;
+        self.table.restart();
         self.deep_from = p.moves().saturating_add(DEEP_PLIES);
         self.solve_start = self.nodes;
-        self.grow_at = match Arc::get_mut(&mut self.table) {
-            Some(table) if !self.shared => {
-                table.restart();
-                self.solve_start + GROW_FACTOR * table.len() as u64
-            }
-            _ => u64::MAX,
-        };
+        self.grow_at = self.solve_start + GROW_FACTOR * self.table.len() as u64;
         self.plan_next_event();
         if self.geometry.can_win_next(p) {
             return if weak { 1 } else { self.win_now_score(p) };
@@ -258,9 +241,8 @@ impl<M: Bits> Solver<M> {
     }
 
     /// Gives the meter back after a search, with the limit it stopped at. A stopped
-    /// search stored nothing once stopped (see [`put`](Self::put)), but the tables are
-    /// still cleared, so that the next records' searches (and `nodes`) do not depend on
-    /// where a budget happened to stop this one.
+    /// search leaves bounds computed from cut-short searches in the tables: they are
+    /// forgotten.
     fn stop_metering(&mut self, meter: &mut Meter) -> Option<OverBudget> {
         self.meter.spend_many(self.nodes - self.metered);
         std::mem::swap(&mut self.meter, meter);
@@ -272,108 +254,9 @@ impl<M: Bits> Solver<M> {
         stopped
     }
 
-    /// The score of `p` and, with `best_moves`, every column that achieves it, counting
-    /// the nodes of all threads, with `helpers` more threads searching the same position
-    /// over this solver's table (lazy SMP): they run the same search, and the bounds they
-    /// store cut this thread's search short. The answer is this
-    /// thread's, exactly as a search alone would give it. Helpers run on `u64` boards
-    /// only (see [`WideCell`](super::position::WideCell)); the table stops growing for
-    /// the search and takes its largest size.
-    pub fn search_within(
-        &mut self,
-        p: &Position<M>,
-        weak: bool,
-        meter: &mut Meter,
-        helpers: usize,
-        best_moves: bool,
-    ) -> Analysis {
-        let run = |solver: &mut Self, meter: &mut Meter| {
-            if best_moves {
-                solver.analyze_within(p, weak, meter)
-            } else {
-                solver.start_metering(meter);
-                let score = solver.solve(p, weak);
-                let stopped = solver.stop_metering(meter);
-                let nodes = solver.nodes;
-                let best_moves = Vec::new();
-                Analysis {
-                    score,
-                    best_moves,
-                    nodes,
-                    stopped,
-                }
-            }
-        };
-        let Some(table) = Arc::get_mut(&mut self.table).filter(|_| helpers > 0 && M::BITS == 64)
-        else {
-            return run(self, meter);
-        };
-        table.grow_to_largest();
-        self.shared = true;
-        let quit = Arc::new(AtomicBool::new(false));
-        let mut analysis = std::thread::scope(|scope| {
-            let threads: Vec<_> = (0..helpers)
-                .map(|_| {
-                    let mut helper = self.helper(Arc::clone(&quit));
-                    scope.spawn(move || {
-                        let score = helper.solve(p, weak);
-                        if best_moves && !helper.stopped {
-                            helper.moves_reaching(p, score, weak);
-                        }
-                        helper.nodes
-                    })
-                })
-                .collect();
-            let analysis = run(self, meter);
-            quit.store(true, Ordering::Relaxed);
-            let helper_nodes: u64 = threads.into_iter().map(|t| t.join().unwrap_or(0)).sum();
-            Analysis {
-                nodes: analysis.nodes + helper_nodes,
-                ..analysis
-            }
-        });
-        self.shared = false;
-        if analysis.stopped.is_some() {
-            analysis.best_moves.clear();
-        }
-        analysis
-    }
-
-    /// A solver sharing this one's table and book, with its own small table of deep
-    /// positions, that stops when `quit` is set. It tries columns in the same order: the
-    /// threads drift apart on their own as each finds the other's bounds, and in the
-    /// measurements in `docs/performance.md` this cut the main thread's nodes more than
-    /// giving helpers other orders or other root moves to search first.
-    fn helper(&self, quit: Arc<AtomicBool>) -> Self {
-        Solver {
-            geometry: self.geometry.clone(),
-            table: Arc::clone(&self.table),
-            deep_table: Table::new(DEEP_TABLE_MB),
-            deep_from: u32::MAX,
-            book: self.book.clone(),
-            order: self.order,
-            nodes: 0,
-            grow_at: u64::MAX,
-            next_event: 0,
-            meter: Meter::unlimited(),
-            metered: 0,
-            stopped: false,
-            solve_start: 0,
-            weak: self.weak,
-            min_score: self.min_score,
-            max_score: self.max_score,
-            shared: true,
-            quit: Some(quit),
-        }
-    }
-
-    /// Sets the node count of the next event: the table's growth or a look at the budget
-    /// (or, for a helper, at whether to quit).
+    /// Sets the node count of the next event: the table's growth or a look at the budget.
     fn plan_next_event(&mut self) {
-        let mut check = self.nodes.saturating_add(self.meter.nodes_until_check());
-        if self.quit.is_some() {
-            check = check.min(self.nodes + QUIT_CHECK_NODES);
-        }
+        let check = self.nodes.saturating_add(self.meter.nodes_until_check());
         self.next_event = self.grow_at.min(check);
     }
 
@@ -382,13 +265,7 @@ impl<M: Bits> Solver<M> {
     #[cold]
     #[inline(never)]
     fn event(&mut self) -> bool {
-        let quit = self
-            .quit
-            .as_ref()
-            .is_some_and(|q| q.load(Ordering::Relaxed));
-        if self.stopped || quit {
-            self.stopped = true;
-            self.next_event = 0;
+        if self.stopped {
             return true;
         }
         if self.nodes >= self.grow_at {
@@ -557,13 +434,10 @@ impl<M: Bits> Solver<M> {
     /// Doubles the table (if it may grow) and sets when to next.
     #[cold]
     fn grow_table(&mut self) {
-        let grown = Arc::get_mut(&mut self.table).filter(|table| !table.is_largest());
-        self.grow_at = match grown {
-            Some(table) => {
-                table.grow();
-                self.solve_start + GROW_FACTOR * table.len() as u64
-            }
-            None => u64::MAX,
+        self.grow_at = if self.table.grow() {
+            self.solve_start + GROW_FACTOR * self.table.len() as u64
+        } else {
+            u64::MAX
         };
     }
 
@@ -577,13 +451,9 @@ impl<M: Bits> Solver<M> {
         }
     }
 
-    /// Stores `value` for `key` in the table of deep positions, or the main one; nothing
-    /// once the search is stopped, whose values are then not bounds.
+    /// Stores `value` for `key` in the table of deep positions, or the main one.
     #[inline]
     fn put(&mut self, key: M, value: u8, deep: bool) {
-        if self.stopped {
-            return;
-        }
         if deep {
             self.deep_table.put(key, value);
         } else {

@@ -16,16 +16,14 @@
 //! stamp lets a search start small again without clearing anything: entries stored under
 //! another size simply miss.
 
-use super::position::{Bits, TableCell};
+use super::position::Bits;
 
 /// A table of bounds on position values, reused from position to position: a stored bound
-/// holds for the position whatever search stored it. Entries are read and written through
-/// a shared reference, so that threads searching one position share one table; its size
-/// changes only through `&mut`.
-#[derive(Debug)]
-pub struct Table<M: Bits> {
+/// holds for the position whatever search stored it.
+#[derive(Debug, Clone)]
+pub struct Table<M> {
     /// The allocation; the table proper starts at `offset`, on a huge-page boundary.
-    entries: Vec<M::Cell>,
+    entries: Vec<M>,
     offset: usize,
     /// log2 of the number of entries in use now.
     bits: u32,
@@ -54,7 +52,7 @@ impl<M: Bits> Table<M> {
         let wanted =
             (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<M>()).max(1 << FLOOR_BITS);
         let mut max_bits = usize::BITS - 1 - wanted.leading_zeros();
-        let per_huge_page = HUGE_PAGE / std::mem::size_of::<M::Cell>();
+        let per_huge_page = HUGE_PAGE / std::mem::size_of::<M>();
         let mut entries = loop {
             match zeroed_entries::<M>((1usize << max_bits) + per_huge_page) {
                 Some(entries) => break entries,
@@ -67,16 +65,16 @@ impl<M: Bits> Table<M> {
         };
         let size = 1usize << max_bits;
         let start = entries.as_ptr() as usize;
-        let cell = std::mem::size_of::<M::Cell>();
-        let offset = (start.next_multiple_of(HUGE_PAGE) - start) / cell;
-        advise_huge_pages(start + offset * cell, size * cell);
+        let offset = (start.next_multiple_of(HUGE_PAGE) - start) / std::mem::size_of::<M>();
+        advise_huge_pages(
+            start + offset * std::mem::size_of::<M>(),
+            size * std::mem::size_of::<M>(),
+        );
         let min_bits = START_BITS.min(max_bits);
         // The starting entries are touched now rather than in the middle of a search, where
         // the first touch of each page faults. Growing writes every entry of the larger size, so the rest of the
         // table is touched only if a search needs it.
-        for entry in &mut entries[offset..offset + (1 << min_bits)] {
-            entry.store(M::default());
-        }
+        entries[offset..offset + (1 << min_bits)].fill(M::default());
         Table {
             entries,
             offset,
@@ -88,28 +86,15 @@ impl<M: Bits> Table<M> {
     }
 
     /// Forgets every entry.
-    pub fn clear(&self) {
+    pub fn clear(&mut self) {
         let used = self.offset..self.offset + (1 << self.reached_bits);
-        for entry in &self.entries[used] {
-            entry.store(M::default());
-        }
+        self.entries[used].fill(M::default());
     }
 
     /// Entries in use now.
     #[inline]
     pub fn len(&self) -> usize {
         1 << self.bits
-    }
-
-    /// Whether the table is at its largest size.
-    pub fn is_largest(&self) -> bool {
-        self.bits == self.max_bits
-    }
-
-    /// Grows to the largest size at once: a table shared by threads cannot change size
-    /// while they search.
-    pub fn grow_to_largest(&mut self) {
-        while self.grow() {}
     }
 
     /// Goes back to the starting size, for a new search. Nothing is cleared: what was
@@ -131,13 +116,13 @@ impl<M: Bits> Table<M> {
         // Entry `i` moves to `2i` or `2i + 1` (its next key bit, the top of its stored
         // bits): from the top down, both targets hold entries already moved, or none.
         for i in (0..1usize << self.bits).rev() {
-            let entry = table[i].load();
-            table[2 * i].store(M::default());
-            table[2 * i + 1].store(M::default());
+            let entry = table[i];
+            table[2 * i] = M::default();
+            table[2 * i + 1] = M::default();
             if !entry.is_zero() && (entry & low & !M::from_u64(0xff)) == old_stamp {
                 let next_bit = (entry >> (M::BITS - 1)).low_u64() as usize;
                 let moved = ((entry & !low) << 1) | new_stamp | (entry & M::from_u64(0xff));
-                table[2 * i + next_bit].store(moved);
+                table[2 * i + next_bit] = moved;
             }
         }
         self.bits += 1;
@@ -164,7 +149,7 @@ impl<M: Bits> Table<M> {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
                 // SAFETY: a prefetch is only a hint (it never faults or changes memory), and
                 // the pointer is to an element of `entries`; SSE is part of x86-64.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>((entry as *const M::Cell).cast::<i8>()) };
+                unsafe { _mm_prefetch::<_MM_HINT_T0>((entry as *const M).cast::<i8>()) };
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -173,12 +158,12 @@ impl<M: Bits> Table<M> {
 
     /// Stores `value` (1 to 255) for `key`, replacing whatever was at its index.
     #[inline]
-    pub fn put(&self, key: M, value: u8) {
+    pub fn put(&mut self, key: M, value: u8) {
         let (index, tag) = self.slot(key);
         // The index has `bits` bits, at least 14: it is inside the table, and the tag's
         // low 8 bits are free for the value.
-        if let Some(slot) = self.entries.get(self.offset + index) {
-            slot.store(tag | M::from_u64(value.into()));
+        if let Some(slot) = self.entries.get_mut(self.offset + index) {
+            *slot = tag | M::from_u64(value.into());
         }
     }
 
@@ -186,8 +171,8 @@ impl<M: Bits> Table<M> {
     #[inline]
     pub fn get(&self, key: M) -> u8 {
         let (index, tag) = self.slot(key);
-        match self.entries.get(self.offset + index).map(TableCell::load) {
-            Some(entry) if entry ^ tag < M::from_u64(256) => entry.low_u64() as u8,
+        match self.entries.get(self.offset + index) {
+            Some(&entry) if entry ^ tag < M::from_u64(256) => entry.low_u64() as u8,
             _ => 0,
         }
     }
@@ -197,15 +182,15 @@ impl<M: Bits> Table<M> {
 /// the system, which maps fresh pages as they are first touched, so a large table costs
 /// nothing until the search uses it; `vec![0; len]` does the same but aborts the process
 /// when the system refuses (a `--table-mb` beyond the machine's memory).
-fn zeroed_entries<M: Bits>(len: usize) -> Option<Vec<M::Cell>> {
-    let layout = std::alloc::Layout::array::<M::Cell>(len).ok()?;
+fn zeroed_entries<M: Bits>(len: usize) -> Option<Vec<M>> {
+    let layout = std::alloc::Layout::array::<M>(len).ok()?;
     // SAFETY: the layout is not zero-sized (`len` ≥ 2¹⁴ entries of 8 or 16 bytes). A
     // non-null pointer is an allocation of the global allocator with exactly the layout a
-    // `Vec<M::Cell>` of capacity `len` uses, so the vector may own and free it; its `len`
+    // `Vec<M>` of capacity `len` uses, so the vector may own and free it; its `len`
     // elements are initialised, because `Bits` is implemented only for `u64` and `u128`,
-    // whose cells (an `AtomicU64`, two of them) hold zero as all-zero bytes.
+    // for which all-zero bytes are the value zero.
     unsafe {
-        let pointer = std::alloc::alloc_zeroed(layout).cast::<M::Cell>();
+        let pointer = std::alloc::alloc_zeroed(layout).cast::<M>();
         (!pointer.is_null()).then(|| Vec::from_raw_parts(pointer, len, len))
     }
 }
@@ -239,7 +224,7 @@ mod tests {
 
     #[test]
     fn exact_keys() {
-        let table = Table::<u64>::new(1);
+        let mut table = Table::<u64>::new(1);
         let step = 1u64 << 17; // 2^17 entries of 8 bytes in 1 MiB
         assert_eq!(1u64 << table.bits, step);
         table.put(5, 17);
@@ -256,7 +241,7 @@ mod tests {
         table.put(other, 3);
         assert_eq!(table.get(key), 0);
         assert_eq!(table.get(other), 3);
-        let wide = Table::<u128>::new(1);
+        let mut wide = Table::<u128>::new(1);
         let key = (1u128 << 100) + 12345;
         wide.put(key, 200);
         assert_eq!(wide.get(key), 200);
