@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 
 use puzzlebench::sudoku::{Algorithm, Grid, Solver};
 
+/// What `--help` prints.
+const USAGE: &str = "usage: sudoku_rate [--algo fast|dlx|backtrack] [--limit N] \
+                     [--threads N | --each] FILE...  (MIN_CPU=seconds, default 2)";
+
 /// CPU time of the calling thread.
 fn thread_cpu_time() -> Duration {
     let mut time = libc::timespec {
@@ -49,6 +53,14 @@ fn main() {
             "--limit" => limit = args.next().expect("--limit N").parse().unwrap(),
             "--each" => each = true,
             "--threads" => threads = Some(args.next().expect("--threads N").parse().unwrap()),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return;
+            }
+            _ if arg.starts_with('-') => {
+                eprintln!("sudoku_rate: unknown option {arg}\n{USAGE}");
+                std::process::exit(2);
+            }
             _ => files.push(arg),
         }
     }
