@@ -4,14 +4,17 @@
 //! `touching-1k.txt`: parsing the fields, validating them, formatting the rows, and the
 //! whole batch run (writing to nowhere), so that a regression in any stage shows.
 
+#[path = "common/batch_stage.rs"]
+mod batch_stage;
+
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use puzzlebench::batch::{run, Cell, InputSpec, NoProgress, RowFormatter, RunOptions};
+use puzzlebench::batch::{Cell, InputSpec, RowFormatter};
 use puzzlebench::battleship::generate::{flip_random_cell, random_fleet};
 use puzzlebench::battleship::{validate, Field, FieldFormat, Fleet, Rules, ValidatePuzzle};
 use puzzlebench::puzzle::Puzzle;
-use puzzlebench::report::{row_writer, CsvFormat, OutputFormat};
+use puzzlebench::report::CsvFormat;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -102,20 +105,9 @@ fn stages(c: &mut Criterion) {
         })
     });
     let input = InputSpec::new(&path.to_string_lossy(), None);
-    let inputs = std::slice::from_ref(&input);
-    let job = ValidatePuzzle::job(&Default::default(), "bitmask", inputs).expect("a job");
-    let options = RunOptions {
-        threads: 1,
-        ..RunOptions::default()
-    };
-    group.bench_function("batch", |b| {
-        b.iter(|| {
-            let mut sink = row_writer(OutputFormat::Csv, Box::new(std::io::sink()));
-            run(&job, inputs, &mut *sink, &NoProgress, &options)
-                .unwrap()
-                .records
-        })
-    });
+    let job = ValidatePuzzle::job(&Default::default(), "bitmask", std::slice::from_ref(&input))
+        .expect("a job");
+    batch_stage::bench_batch(&mut group, &job, &input);
     group.finish();
 }
 

@@ -4,14 +4,17 @@
 //! the logs, replaying them, formatting the rows, and the whole batch run (writing to
 //! nowhere), so that a regression in any stage shows.
 
+#[path = "common/batch_stage.rs"]
+mod batch_stage;
+
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use puzzlebench::batch::{run, Cell, InputSpec, NoProgress, RowFormatter, RunOptions};
+use puzzlebench::batch::{Cell, InputSpec, RowFormatter};
 use puzzlebench::connect4::generate::random_game;
 use puzzlebench::connect4::{replay, AfterEnd, GameLog, Notation, ValidatePuzzle};
 use puzzlebench::puzzle::Puzzle;
-use puzzlebench::report::{row_writer, CsvFormat, OutputFormat};
+use puzzlebench::report::CsvFormat;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -94,20 +97,13 @@ fn stages(c: &mut Criterion) {
             })
         });
         let input = InputSpec::new(&path.to_string_lossy(), None);
-        let inputs = std::slice::from_ref(&input);
-        let job = ValidatePuzzle::job(&Default::default(), "bitboard", inputs).expect("a job");
-        let options = RunOptions {
-            threads: 1,
-            ..RunOptions::default()
-        };
-        group.bench_function("batch", |b| {
-            b.iter(|| {
-                let mut sink = row_writer(OutputFormat::Csv, Box::new(std::io::sink()));
-                run(&job, inputs, &mut *sink, &NoProgress, &options)
-                    .unwrap()
-                    .records
-            })
-        });
+        let job = ValidatePuzzle::job(
+            &Default::default(),
+            "bitboard",
+            std::slice::from_ref(&input),
+        )
+        .expect("a job");
+        batch_stage::bench_batch(&mut group, &job, &input);
         group.finish();
     }
 }

@@ -10,12 +10,15 @@
 //! whole run (reading, cutting, parsing, solving, formatting, writing to nowhere), so that
 //! a regression in any stage shows.
 
+#[path = "common/batch_stage.rs"]
+mod batch_stage;
+
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use puzzlebench::batch::{run, Cell, InputSpec, NoProgress, RowFormatter, RunOptions};
+use puzzlebench::batch::{Cell, InputSpec, RowFormatter};
 use puzzlebench::puzzle::Puzzle;
-use puzzlebench::report::{row_writer, CsvFormat, OutputFormat};
+use puzzlebench::report::CsvFormat;
 use puzzlebench::sudoku::{Algorithm, Grid, Solver, SudokuPuzzle};
 
 /// Puzzles taken from each file: enough for a stable figure, few enough to stay quick.
@@ -149,19 +152,7 @@ fn stages(c: &mut Criterion) {
     let input = InputSpec::new(&path.to_string_lossy(), None);
     let job = SudokuPuzzle::job(&Default::default(), "fast", std::slice::from_ref(&input))
         .expect("the fast algorithm");
-    let options = RunOptions {
-        threads: 1,
-        ..RunOptions::default()
-    };
-    group.bench_function("batch", |b| {
-        b.iter(|| {
-            let mut sink = row_writer(OutputFormat::Csv, Box::new(std::io::sink()));
-            let inputs = std::slice::from_ref(&input);
-            run(&job, inputs, &mut *sink, &NoProgress, &options)
-                .unwrap()
-                .records
-        })
-    });
+    batch_stage::bench_batch(&mut group, &job, &input);
     group.finish();
 }
 
