@@ -4,6 +4,11 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     (default 180 seconds, every target)
 #
+# FUZZ_RUNS=N stops each target after N executions instead (SECONDS is then the ceiling);
+# FUZZ_SANITIZER=none builds without AddressSanitizer (several times the executions a
+# second; the `unsafe` the targets reach is the solvers' unchecked indexing, whose
+# precondition checks stay on with the debug assertions), `address` (the default) with it.
+#
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`); without them it
 # says so and exits 0: CI runs on stable and never needs this. The corpora grow in
 # fuzz/corpus/ (ignored by git); crashes land in fuzz/artifacts/TARGET/, and the script
@@ -85,7 +90,8 @@ for t in "${targets[@]}"; do
     echo "fuzz: $t for ${seconds}s"
     log=fuzz/artifacts/$t.log
     mkdir -p fuzz/artifacts
-    if (cd fuzz && cargo +nightly fuzz run "$t" -- -max_total_time="$seconds" -jobs=1 \
+    if (cd fuzz && cargo +nightly fuzz run -s "${FUZZ_SANITIZER:-address}" "$t" -- \
+        -max_total_time="$seconds" -runs="${FUZZ_RUNS:--1}" -jobs=1 \
         -max_len=4096 -timeout=10 -print_final_stats=1) >"$log" 2>&1; then
         grep -E '^(#[0-9]+.*(DONE|pulse)|stat::number_of_executed_units|stat::average_exec_per_sec)' "$log" | tail -3
     else

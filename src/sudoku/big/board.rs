@@ -352,18 +352,20 @@ impl<S: Shape> Board<S> {
     /// row, column and box (`weights[unit]`: contradictions met in the unit so far, plus
     /// one), so that the search goes first where it failed most.
     pub(super) fn guess_cell(&self, weights: &[u32]) -> usize {
-        // (candidates, weight) of the best cell so far, compared as fractions.
-        let mut best = (u64::MAX, 1u64, 0);
+        // (candidates, weight) of the best cell so far, compared as fractions. It starts
+        // above every open cell's (at most SIDE candidates, weight at least 1), small
+        // enough that the products stay far inside `u64`.
+        let mut best = (S::SIDE as u64 + 1, 1u64, 0);
         for cell in 0..S::CELLS {
             let c = self.at(cell);
             if c & PLACED == 0 {
                 let (row, col) = (cell / S::SIDE, cell % S::SIDE);
-                let weight = weights[row]
-                    + weights[S::SIDE + col]
-                    + weights[2 * S::SIDE + row / S::BOX * S::BOX + col / S::BOX];
+                let weight = u64::from(weights[row])
+                    + u64::from(weights[S::SIDE + col])
+                    + u64::from(weights[2 * S::SIDE + row / S::BOX * S::BOX + col / S::BOX]);
                 let count = u64::from(c.count_ones());
-                if count * best.1 < best.0 * u64::from(weight) {
-                    best = (count, u64::from(weight), cell);
+                if count * best.1 < best.0 * weight {
+                    best = (count, weight, cell);
                 }
             }
         }

@@ -52,7 +52,8 @@ pub(super) fn solve<S: Shape>(
             if let Err(Contradiction(units)) = propagated {
                 let mut units = units;
                 while units != 0 {
-                    weights[units.trailing_zeros() as usize] += 1;
+                    let weight = &mut weights[units.trailing_zeros() as usize];
+                    *weight = weight.saturating_add(1);
                     units &= units - 1;
                 }
                 stack.pop();

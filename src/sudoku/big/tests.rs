@@ -1,6 +1,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::board::Board;
 use super::*;
 use crate::budget::{Budget, OverBudget};
 use crate::sudoku::generate::{generate, random_solution};
@@ -126,4 +127,21 @@ fn a_node_budget_stops_the_search() {
     let result = BigSolver::new().solve(&empty, 2, &mut meter);
     assert_eq!(result.stopped, Some(OverBudget::Nodes(10)));
     assert_eq!(result.guesses, 11);
+}
+
+/// Found by `cargo fuzz` (`sudoku_solve`): the guess cell's comparison started from
+/// `u64::MAX` and summed the three units' weights in `u32`, so a debug build panicked on
+/// the first 16×16 guess and heavy weights wrapped round to a wrong choice.
+#[test]
+fn the_guess_cell_takes_the_heaviest_units_when_weights_are_huge() {
+    let mut queue = Queue::new();
+    let board = Board::<Box4>::from_grid(&Grid::empty(4).unwrap(), &mut queue).unwrap();
+    // Every cell has 16 candidates: the weight alone decides. Row 3, column 5 and box 1
+    // (the box of row 3, column 5) are all at the ceiling: cell 3 × 16 + 5.
+    let mut weights = vec![1u32; 3 * 16];
+    weights[3] = u32::MAX;
+    weights[16 + 5] = u32::MAX;
+    weights[2 * 16 + 1] = u32::MAX;
+    assert_eq!(board.guess_cell(&weights), 3 * 16 + 5);
+    assert_eq!(board.guess_cell(&[1; 3 * 16]), 0);
 }
