@@ -138,3 +138,71 @@ fn an_uninterrupted_report_does_not_mention_interruption() {
     let json = std::fs::read_to_string(report.join("summary.json")).unwrap();
     assert!(!json.contains("interrupted"), "{json}");
 }
+
+/// A line that never ends, from a pipe (`yes x | tr -d '\n' | puzzlebench …`): its error
+/// row and every row before it are written while its rest is still being dropped, and the
+/// first SIGINT stops the reading there, with the interrupted run's exit code and report.
+#[test]
+fn an_endless_line_gets_its_error_row_and_sigint_stops_it() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("rows.csv");
+    let report = dir.path().join("report");
+    let mut child = puzzlebench()
+        .args(["sudoku", "solve", "--max-line-bytes", "1000", "-o"])
+        .arg(&output)
+        .arg("--report")
+        .arg(&report)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let puzzle = &std::fs::read_to_string(repo_datasets().join("sudoku/mixed.txt")).unwrap();
+        let first = puzzle
+            .lines()
+            .find(|l| !l.starts_with('#') && !l.is_empty())
+            .unwrap()
+            .to_string();
+        stdin
+            .write_all(format!("{first}\n{first}\n").as_bytes())
+            .unwrap();
+        // Until the run goes away: a broken pipe ends the feeding.
+        let endless = [b'x'; 1 << 16];
+        while stdin.write_all(&endless).is_ok() {}
+    });
+    wait_for_rows(&output, 4);
+    let text = std::fs::read_to_string(&output).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert!(
+        rows[1].starts_with("1,") && rows[2].starts_with("2,"),
+        "{rows:?}"
+    );
+    assert!(
+        rows[3].starts_with("3,error,") && rows[3].contains("line 3 is longer than 1000 bytes"),
+        "{rows:?}"
+    );
+    signal(&child, "INT");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the first SIGINT did not stop the run"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    feeder.join().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&output).unwrap(),
+        text,
+        "rows after the stop"
+    );
+    let summary = std::fs::read_to_string(report.join("summary.json")).unwrap();
+    assert!(summary.contains("\"interrupted\": true"), "{summary}");
+}

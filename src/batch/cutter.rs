@@ -13,6 +13,7 @@
 //! bytes are dropped as they are read, never kept whole; reading goes on after it.
 
 use std::io::{self, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::boundary::{csv_open_quote, find_line_end, lines, Boundaries, LineEnd};
 use super::InputFormat;
@@ -135,6 +136,8 @@ pub(crate) struct ChunkCutter {
     drop_block: bool,
     /// The faulty record's line, for the message when it turns out to be binary data.
     dropped_record: u64,
+    /// Whether the run's stop flag ended the reading while a faulty record was dropped.
+    stopped: bool,
 }
 
 impl ChunkCutter {
@@ -164,7 +167,14 @@ impl ChunkCutter {
             drop_lines: 0,
             drop_block: false,
             dropped_record: 0,
+            stopped: false,
         }
+    }
+
+    /// Whether the stop flag given to [`next_chunk`](Self::next_chunk) ended the reading
+    /// (inside a faulty record too long to be read to its end: an endless line).
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Notes the number of fields in the CSV header: the chunks after it carry it.
@@ -207,8 +217,16 @@ impl ChunkCutter {
     /// failure are handed out first and the error comes with the next call: which records
     /// are processed then does not depend on how the input is cut. A faulty record that
     /// holds NUL bytes (binary data, such as `/dev/zero`) is handed out, and the next call
-    /// fails.
-    pub(crate) fn next_chunk(&mut self, records: u64) -> io::Result<Option<RawChunk>> {
+    /// fails. `stop`, once set, ends the reading of a faulty record's rest (which may never
+    /// end: a line without a line ending from a pipe), as if the input ended there.
+    pub(crate) fn next_chunk(
+        &mut self,
+        records: u64,
+        stop: Option<&AtomicBool>,
+    ) -> io::Result<Option<RawChunk>> {
+        if self.stopped {
+            return Ok(None);
+        }
         if let Some(error) = self.pending_error.take() {
             return Err(error);
         }
@@ -221,7 +239,10 @@ impl ChunkCutter {
                 self.buffer.drain(..BYTE_ORDER_MARK.len());
             }
         }
-        self.drop_faulty_rest()?;
+        self.drop_faulty_rest(stop)?;
+        if self.stopped {
+            return Ok(None);
+        }
         let wanted = records.max(1);
         let max = self.max_line_bytes;
         let mut scan = Scan::default();
@@ -382,8 +403,9 @@ impl ChunkCutter {
 
     /// Drops what is left of a faulty record at the start of the buffer, reading on as
     /// needed: its lines up to `drop_lines` line endings, then for a block its lines up
-    /// to a blank one. Fails when they hold a NUL byte: the input is binary data.
-    fn drop_faulty_rest(&mut self) -> io::Result<()> {
+    /// to a blank one. Fails when they hold a NUL byte: the input is binary data. Gives up,
+    /// marked [`stopped`](Self::stopped), once `stop` is set.
+    fn drop_faulty_rest(&mut self, stop: Option<&AtomicBool>) -> io::Result<()> {
         let max = self.max_line_bytes;
         // The start of the line being dropped, and where the search for its end goes on.
         let (mut start, mut searched) = (0, 0);
@@ -426,6 +448,10 @@ impl ChunkCutter {
                 self.drop_front(end)?;
                 self.drop_lines = 0;
                 self.drop_block = false;
+                return Ok(());
+            }
+            if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                self.stopped = true;
                 return Ok(());
             }
             self.fill(MAX_READ)?;
@@ -542,7 +568,7 @@ mod tests {
         let mut cutter = ChunkCutter::new(Box::new(source), format, size, max);
         let mut chunks = Vec::new();
         loop {
-            match cutter.next_chunk(per_chunk) {
+            match cutter.next_chunk(per_chunk, None) {
                 Ok(Some(chunk)) => chunks.push(chunk),
                 Ok(None) => return Ok(chunks),
                 Err(error) => return Err((chunks, error)),

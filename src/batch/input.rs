@@ -145,7 +145,7 @@ impl InputSpec {
         let header = match self.format {
             InputFormat::Csv => {
                 let chunk = cutter
-                    .next_chunk(1)
+                    .next_chunk(1, None)
                     .map_err(|source| self.input_error(source))?;
                 if let Some((_, fault)) = chunk.as_ref().and_then(|chunk| chunk.fault.as_ref()) {
                     let message = format!("its header cannot be read: {fault}");
@@ -309,7 +309,7 @@ mod tests {
         let spec = InputSpec::new(&file.path().to_string_lossy(), Some(format));
         let (mut cutter, header) = spec.open_chunks(Arc::new(AtomicU64::new(0))).unwrap();
         let mut records = Vec::new();
-        while let Some(chunk) = cutter.next_chunk(per_chunk).unwrap() {
+        while let Some(chunk) = cutter.next_chunk(per_chunk, None).unwrap() {
             let decoded = decode_owned(&chunk, format);
             assert_eq!(decoded.len() as u64, chunk.records, "{chunk:?}");
             records.extend(decoded);

@@ -726,12 +726,28 @@ fn fan_out<J: Job>(
                     }
                 };
                 order.unwritten += 1;
+                // Dropping the rest of a faulty record may read for long (an endless line
+                // runs until Ctrl-C): its error row and every row before it go out first.
+                let faulty = chunk.raw.fault.is_some();
                 let done_tx = done_tx.clone();
                 pool_scope.spawn(move |_| {
                     let processed = process_chunk(shared, chunk);
                     // The receiver lives until every spawned chunk is done.
                     let _ = done_tx.send(processed);
                 });
+                if faulty {
+                    while order.unwritten > 0 {
+                        let done = done_rx.recv().expect("a sender is kept here");
+                        if let Err(error) = order.write_ready(done, writer) {
+                            write_result = Err(error);
+                            break 'run;
+                        }
+                    }
+                    if let Err(error) = writer.flush() {
+                        write_result = Err(error);
+                        break 'run;
+                    }
+                }
                 // Rows go out while reading goes on.
                 while let Ok(done) = done_rx.try_recv() {
                     if let Err(error) = order.write_ready(done, writer) {
@@ -945,7 +961,12 @@ impl<J: Job> Reading<'_, J> {
             }
             let input = &self.inputs[*file];
             cutter.recycle(self.buffers.take());
-            let next = cutter.next_chunk((size as u64).min(self.left));
+            let next = cutter.next_chunk((size as u64).min(self.left), self.stop.as_deref());
+            if cutter.stopped() {
+                // Stopped while dropping a faulty record's endless rest: nothing more is read.
+                self.stopped = true;
+                return Ok(None);
+            }
             let Some(raw) = next.map_err(|source| BatchError::InputBroken {
                 path: input.display_name(),
                 line: cutter.lines_read() + 1,
