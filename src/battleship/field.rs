@@ -465,9 +465,10 @@ mod tests {
             }
             let checked = Field::from_ascii_rows_checked(&text, None);
             let mut rows = Vec::new();
-            if well_formed_rows(&text, &mut rows).is_some() {
+            if let Some(width) = well_formed_rows(&text, &mut rows) {
                 fast += 1;
-                assert!(checked.is_ok(), "case {case}: {text:?}");
+                let field = Field::from_masks(width, rows, None);
+                assert_eq!(field, checked, "case {case}: {text:?}");
             }
             assert_eq!(
                 Field::from_ascii_rows(&text, None),
