@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value};
+use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled, Value};
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Puzzle, PuzzleError};
 
@@ -146,7 +146,8 @@ pub struct ValidateJob {
 impl Job for ValidateJob {
     /// The CSV column named `field`, for a CSV input.
     type Layout = Option<usize>;
-    type Worker = ();
+    /// The buffers of rows written, for the next fields' values.
+    type Worker = Recycled;
 
     fn columns(&self, _layout: &Option<usize>) -> Vec<String> {
         let mut columns = vec!["size", "ship_cells", "reason"];
@@ -188,11 +189,17 @@ impl Job for ValidateJob {
         layout.iter().copied().collect()
     }
 
-    fn new_worker(&self) {}
+    fn new_worker(&self) -> Recycled {
+        Recycled::default()
+    }
+
+    fn recycle(&self, worker: &mut Recycled, outcome: Outcome) {
+        worker.keep(outcome);
+    }
 
     fn process(
         &self,
-        _worker: &mut (),
+        worker: &mut Recycled,
         layout: &Option<usize>,
         record: &Record<'_>,
         meter: &mut Meter,
@@ -212,13 +219,16 @@ impl Job for ValidateJob {
         let field = Field::parse(text, self.format, self.size)
             .map_err(|e| JobError::Invalid(e.to_string()))?;
         let verdict = validate_within(&field, &self.fleet, self.rules, self.count, meter);
-        let mut values = vec![
-            Value::Text(size_text(field.width(), field.height())),
-            Value::Int(field.ship_cells() as u64),
-            verdict.reason.as_ref().map_or(Value::Empty, |reason| {
-                Value::Text(reason.describe(&self.fleet))
-            }),
-        ];
+        let mut values = worker.values();
+        values.push(Value::Text(size_text(
+            field.width(),
+            field.height(),
+            worker.string(),
+        )));
+        values.push(Value::Int(field.ship_cells() as u64));
+        values.push(verdict.reason.as_ref().map_or(Value::Empty, |reason| {
+            Value::Text(reason.describe(&self.fleet))
+        }));
         if let Some(readings) = verdict.readings {
             values.push(Value::Int(readings));
         }
@@ -239,10 +249,9 @@ impl Job for ValidateJob {
     }
 }
 
-/// `WxH`, the `size` column, without the formatting machinery.
-fn size_text(width: usize, height: usize) -> String {
+/// `WxH`, the `size` column, without the formatting machinery, in `text` (empty).
+fn size_text(width: usize, height: usize, mut text: String) -> String {
     let mut digits = itoa::Buffer::new();
-    let mut text = String::with_capacity(8);
     text.push_str(digits.format(width));
     text.push('x');
     text.push_str(digits.format(height));

@@ -7,6 +7,13 @@ use thiserror::Error;
 use super::field::{cell_name, Field, MAX_HEIGHT, MAX_WIDTH};
 use crate::budget::{Meter, OverBudget};
 
+/// The longest ship a field can hold.
+const LONGEST_SHIP: usize = if MAX_WIDTH > MAX_HEIGHT {
+    MAX_WIDTH
+} else {
+    MAX_HEIGHT
+};
+
 /// Whether ships may touch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Rules {
@@ -53,7 +60,7 @@ impl Fleet {
         if lengths.is_empty() {
             return Err(error("no ships"));
         }
-        let mut count = vec![0u8; MAX_WIDTH.max(MAX_HEIGHT) + 1];
+        let mut count = vec![0u8; LONGEST_SHIP + 1];
         for &len in lengths {
             if !(1..count.len()).contains(&len) {
                 return Err(error("ship lengths go from 1 to 64"));
@@ -225,8 +232,11 @@ pub fn validate_within(
         Rules::Touching => {
             let mut rows = [0u64; MAX_HEIGHT];
             rows[..field.height()].copy_from_slice(field.rows());
-            let mut remaining = fleet.count.clone();
-            let readings = split(&mut rows[..field.height()], &mut remaining, count, meter);
+            // On the stack: a field's validation allocates nothing.
+            let mut remaining = [0u8; LONGEST_SHIP + 1];
+            let remaining = &mut remaining[..fleet.count.len()];
+            remaining.copy_from_slice(&fleet.count);
+            let readings = split(&mut rows[..field.height()], remaining, count, meter);
             Verdict {
                 reason: (readings == 0).then_some(Reason::NoSplit),
                 readings: count.then_some(readings),
@@ -250,7 +260,8 @@ pub fn validate_within(
 /// or when `meter`, which counts the ships tried, says the budget is spent.
 ///
 /// The first ship cell in row-major order must be the top or left end of a ship, since
-/// every cell before it is covered: try each remaining length, to the right and down.
+/// every cell before it is covered: try each remaining length, to the right and down. The
+/// rows above that cell's are empty, so the search below it is given only the rest.
 fn split(rows: &mut [u64], remaining: &mut [u8], count_all: bool, meter: &mut Meter) -> u64 {
     let Some(r) = rows.iter().position(|&mask| mask != 0) else {
         return 1;
@@ -274,7 +285,7 @@ fn split(rows: &mut [u64], remaining: &mut [u8], count_all: bool, meter: &mut Me
             let mask = (u64::MAX >> (64 - len)) << c;
             rows[r] ^= mask;
             remaining[len] -= 1;
-            total += split(rows, remaining, count_all, meter);
+            total += split(&mut rows[r..], remaining, count_all, meter);
             remaining[len] += 1;
             rows[r] ^= mask;
             if total > 0 && !count_all {
@@ -285,7 +296,7 @@ fn split(rows: &mut [u64], remaining: &mut [u8], count_all: bool, meter: &mut Me
         if len > 1 && len <= down {
             rows[r..r + len].iter_mut().for_each(|mask| *mask ^= bit);
             remaining[len] -= 1;
-            total += split(rows, remaining, count_all, meter);
+            total += split(&mut rows[r..], remaining, count_all, meter);
             remaining[len] += 1;
             rows[r..r + len].iter_mut().for_each(|mask| *mask ^= bit);
             if total > 0 && !count_all {
