@@ -83,5 +83,4 @@ shape!(
     3,
     "9×9 grids (tests only: `fast` has its own 9×9 solver)."
 );
-shape!(Box4, 4, "16×16 grids.");
 shape!(Box5, 5, "25×25 grids.");
