@@ -111,12 +111,7 @@ impl<S: Shape> Board<S> {
 
     /// Removes the digits of `digits` from `cell`, queueing it if one digit is left.
     #[inline(always)]
-    fn remove(
-        &mut self,
-        cell: usize,
-        digits: u32,
-        queue: &mut Queue,
-    ) -> Result<(), Contradiction> {
+    fn remove(&mut self, cell: usize, digits: u32, queue: &mut Queue) -> Result<(), Contradiction> {
         let old = self.at(cell);
         if old & digits == 0 {
             return Ok(());
@@ -331,6 +326,15 @@ impl<S: Shape> Board<S> {
         Ok(changed || queue.len() > before)
     }
 
+    /// Each cell's candidates (its digit once placed), row-major.
+    #[cfg(test)]
+    pub(super) fn candidate_masks(&self) -> Vec<u32> {
+        AsRef::<[u32]>::as_ref(&self.cells)
+            .iter()
+            .map(|&c| c & S::DIGITS)
+            .collect()
+    }
+
     /// The cell to guess on, as [`Node::guess`] chooses it.
     fn guess_cell(&self, weights: &[u32]) -> usize {
         // (candidates, weight) of the best cell so far, compared as fractions.
@@ -363,7 +367,12 @@ impl<S: Shape> Node for Board<S> {
         self.propagate(queue)
     }
 
-    fn take_out(&mut self, cell: usize, digit: u32, queue: &mut Queue) -> Result<(), Contradiction> {
+    fn take_out(
+        &mut self,
+        cell: usize,
+        digit: u32,
+        queue: &mut Queue,
+    ) -> Result<(), Contradiction> {
         queue.clear();
         self.remove(cell, digit, queue)?;
         self.propagate(queue)

@@ -1,6 +1,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::search::Node;
+use super::shape::Box4;
 use super::*;
 use crate::budget::{Budget, OverBudget};
 use crate::sudoku::generate::{generate, random_solution};
@@ -126,4 +128,60 @@ fn a_node_budget_stops_the_search() {
     let result = BigSolver::new().solve(&empty, 2, &mut meter);
     assert_eq!(result.stopped, Some(OverBudget::Nodes(10)));
     assert_eq!(result.guesses, 11);
+}
+
+#[test]
+fn planes_reach_the_fixed_point_of_the_generic_board() {
+    // Both boards apply the same deductions (naked and hidden singles, locked candidates)
+    // to a fixed point, so from the same grid and the same change they must reach the
+    // same candidates, or both a contradiction.
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let mut queue = Queue::new();
+    // Contradictions and fixed points compared after a change.
+    let mut outcomes = [0; 2];
+    for _ in 0..400 {
+        let blanks = rng.gen_range(120..240);
+        let grid = random_partial(4, blanks, 0.3, &mut rng);
+        let planes = <Planes as Node>::from_grid(&grid, &mut queue);
+        let board = <Board<Box4> as Node>::from_grid(&grid, &mut queue);
+        assert_eq!(planes.is_ok(), board.is_ok(), "{grid}");
+        let (Ok(planes), Ok(board)) = (planes, board) else {
+            continue;
+        };
+        let masks = planes.candidate_masks();
+        assert_eq!(masks, board.candidate_masks(), "{grid}");
+        // A random digit of a random open cell, put in and taken out on both boards.
+        let open: Vec<usize> = (0..256).filter(|&c| masks[c].count_ones() >= 2).collect();
+        if open.is_empty() {
+            continue;
+        }
+        let cell = open[rng.gen_range(0..open.len())];
+        let digits: Vec<u32> = (0..16)
+            .map(|d| 1 << d)
+            .filter(|d| masks[cell] & d != 0)
+            .collect();
+        let digit = digits[rng.gen_range(0..digits.len())];
+        for put in [true, false] {
+            let (mut p, mut b) = (planes, board);
+            let (ours, theirs) = if put {
+                (
+                    p.put(cell, digit, &mut queue),
+                    b.put(cell, digit, &mut queue),
+                )
+            } else {
+                (
+                    p.take_out(cell, digit, &mut queue),
+                    b.take_out(cell, digit, &mut queue),
+                )
+            };
+            assert_eq!(ours.is_ok(), theirs.is_ok(), "{grid} {cell} {digit} {put}");
+            if ours.is_ok() {
+                assert_eq!(p.candidate_masks(), b.candidate_masks(), "{grid}");
+                outcomes[1] += 1;
+            } else {
+                outcomes[0] += 1;
+            }
+        }
+    }
+    assert!(outcomes.iter().all(|&n| n >= 20), "{outcomes:?}");
 }
