@@ -3,7 +3,10 @@
 //!
 //! State: a candidate mask per cell (a bit per digit), copied whole on a guess (2.5 KB for
 //! 25×25), so nothing is undone. Each size is compiled on its own (see [`shape`]), so
-//! the loops over a unit run a constant number of times.
+//! the loops over a unit run a constant number of times. 16×16 grids have a board of
+//! their own, digit-major ([`planes`]: a 256-bit plane per digit), with the same
+//! deductions and the same search: its nodes cost a third to a half of the cell-major
+//! board's.
 //!
 //! Propagation runs to a fixed point: naked singles (a placed digit leaves its row, column
 //! and box at once, queueing the peers left with one digit), then hidden singles and

@@ -139,7 +139,7 @@ fn planes_reach_the_fixed_point_of_the_generic_board() {
     let mut queue = Queue::new();
     // Contradictions and fixed points compared after a change.
     let mut outcomes = [0; 2];
-    for _ in 0..400 {
+    for _ in 0..600 {
         let blanks = rng.gen_range(120..240);
         let grid = random_partial(4, blanks, 0.3, &mut rng);
         let planes = <Planes as Node>::from_grid(&grid, &mut queue);
