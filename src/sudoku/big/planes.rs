@@ -110,6 +110,9 @@ impl Planes {
 
     /// Places the open cells left with one candidate; `Err` if a cell has none. True if
     /// it placed any.
+    // Out of line, like the two deductions below, so that a profile shows each one's
+    // share (docs/performance.md); whether inlining them into `propagate` pays was not
+    // measured.
     #[inline(never)]
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
