@@ -3,6 +3,7 @@
 
 use std::marker::PhantomData;
 
+use super::search::Node;
 use super::shape::Shape;
 use crate::sudoku::Grid;
 
@@ -42,7 +43,7 @@ impl<S: Shape> Board<S> {
     /// The clues are placed in one pass over the cells rather than one at a time: each open
     /// cell starts with the digits its row, column and box do not hold, which costs a few
     /// operations per cell instead of `3 × SIDE` removals per clue.
-    pub(super) fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction> {
+    fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction> {
         let values = grid.cells();
         let units = |cell: usize| {
             let (row, col) = (cell / S::SIDE, cell % S::SIDE);
@@ -101,26 +102,8 @@ impl<S: Shape> Board<S> {
         AsMut::<[u32]>::as_mut(&mut self.cells)[cell] = mask;
     }
 
-    /// Whether every cell is placed.
-    pub(super) fn is_solved(&self) -> bool {
-        self.unplaced == 0
-    }
-
-    /// The digits (as a mask) that `cell` may still hold.
-    pub(super) fn candidates(&self, cell: usize) -> u32 {
-        self.at(cell) & S::DIGITS
-    }
-
-    /// The solved grid's cell values (1-based digits), row-major.
-    pub(super) fn values(&self) -> Vec<u8> {
-        AsRef::<[u32]>::as_ref(&self.cells)
-            .iter()
-            .map(|&c| (c & S::DIGITS).trailing_zeros() as u8 + 1)
-            .collect()
-    }
-
     /// Puts the digit of mask `digit` in `cell` (to be propagated).
-    pub(super) fn assign(&mut self, cell: usize, digit: u32, queue: &mut Queue) {
+    fn assign(&mut self, cell: usize, digit: u32, queue: &mut Queue) {
         self.set(cell, digit);
         self.dirty |= S::units_bits(cell);
         queue.push(cell as u16);
@@ -128,12 +111,7 @@ impl<S: Shape> Board<S> {
 
     /// Removes the digits of `digits` from `cell`, queueing it if one digit is left.
     #[inline(always)]
-    pub(super) fn remove(
-        &mut self,
-        cell: usize,
-        digits: u32,
-        queue: &mut Queue,
-    ) -> Result<(), Contradiction> {
+    fn remove(&mut self, cell: usize, digits: u32, queue: &mut Queue) -> Result<(), Contradiction> {
         let old = self.at(cell);
         if old & digits == 0 {
             return Ok(());
@@ -152,7 +130,7 @@ impl<S: Shape> Board<S> {
 
     /// Applies every deduction to a fixed point: naked singles, hidden singles, and
     /// locked candidates (pointing and claiming).
-    pub(super) fn propagate(&mut self, queue: &mut Queue) -> Result<(), Contradiction> {
+    fn propagate(&mut self, queue: &mut Queue) -> Result<(), Contradiction> {
         loop {
             self.place_queued(queue)?;
             if self.unplaced == 0 {
@@ -348,10 +326,17 @@ impl<S: Shape> Board<S> {
         Ok(changed || queue.len() > before)
     }
 
-    /// The cell to guess on: the open cell with the fewest candidates per weight of its
-    /// row, column and box (`weights[unit]`: contradictions met in the unit so far, plus
-    /// one), so that the search goes first where it failed most.
-    pub(super) fn guess_cell(&self, weights: &[u32]) -> usize {
+    /// Each cell's candidates (its digit once placed), row-major.
+    #[cfg(test)]
+    pub(super) fn candidate_masks(&self) -> Vec<u32> {
+        AsRef::<[u32]>::as_ref(&self.cells)
+            .iter()
+            .map(|&c| c & S::DIGITS)
+            .collect()
+    }
+
+    /// The cell to guess on, as [`Node::guess`] chooses it.
+    fn guess_cell(&self, weights: &[u32]) -> usize {
         // (candidates, weight) of the best cell so far, compared as fractions. It starts
         // above every open cell's (at most SIDE candidates, weight at least 1), small
         // enough that the products stay far inside `u64`.
@@ -370,5 +355,45 @@ impl<S: Shape> Board<S> {
             }
         }
         best.2
+    }
+}
+
+impl<S: Shape> Node for Board<S> {
+    fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction> {
+        Board::from_grid(grid, queue)
+    }
+
+    fn put(&mut self, cell: usize, digit: u32, queue: &mut Queue) -> Result<(), Contradiction> {
+        queue.clear();
+        self.assign(cell, digit, queue);
+        self.propagate(queue)
+    }
+
+    fn take_out(
+        &mut self,
+        cell: usize,
+        digit: u32,
+        queue: &mut Queue,
+    ) -> Result<(), Contradiction> {
+        queue.clear();
+        self.remove(cell, digit, queue)?;
+        self.propagate(queue)
+    }
+
+    fn is_solved(&self) -> bool {
+        self.unplaced == 0
+    }
+
+    fn values(&self) -> Vec<u8> {
+        AsRef::<[u32]>::as_ref(&self.cells)
+            .iter()
+            .map(|&c| (c & S::DIGITS).trailing_zeros() as u8 + 1)
+            .collect()
+    }
+
+    fn guess(&self, weights: &[u32]) -> (usize, u32) {
+        let cell = self.guess_cell(weights);
+        let candidates = self.at(cell) & S::DIGITS;
+        (cell, candidates & candidates.wrapping_neg())
     }
 }

@@ -2,30 +2,49 @@
 //! a cell on a copy, and once that copy is exhausted the digit leaves the cell in the
 //! original, which is propagated again before the next guess.
 
-use super::board::{Board, Contradiction, Queue};
-use super::shape::Shape;
+use super::board::{Contradiction, Queue};
 use crate::budget::Meter;
 use crate::sudoku::{Grid, SearchResult};
 
+/// A search state: candidates propagated to a fixed point, copied whole on a guess.
+pub(super) trait Node: Copy {
+    /// The state of `grid`'s clues, propagated; `Err` if they contradict each other.
+    fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction>;
+    /// Puts the digit of mask `digit` in `cell`, and propagates.
+    fn put(&mut self, cell: usize, digit: u32, queue: &mut Queue) -> Result<(), Contradiction>;
+    /// Takes the digit of mask `digit` out of `cell`'s candidates, and propagates.
+    fn take_out(&mut self, cell: usize, digit: u32, queue: &mut Queue)
+        -> Result<(), Contradiction>;
+    /// Whether every cell is placed.
+    fn is_solved(&self) -> bool;
+    /// The solved grid's cell values (1-based digits), row-major.
+    fn values(&self) -> Vec<u8>;
+    /// The cell to guess on and the digit (as a mask) to try first: the open cell with
+    /// the fewest candidates per weight of its row, column and box (`weights[unit]`:
+    /// contradictions met in the unit so far, plus one), so that the search goes first
+    /// where it failed most; the first such cell, and its lowest digit.
+    fn guess(&self, weights: &[u32]) -> (usize, u32);
+}
+
 /// A board on the search stack, and the change it awaits before being propagated.
 #[derive(Clone, Copy)]
-pub(super) struct Frame<S: Shape> {
-    board: Board<S>,
+pub(super) struct Frame<B: Node> {
+    board: B,
     /// `(cell, digit mask, whether the digit is put in or taken out)`.
     pending: Option<(usize, u32, bool)>,
 }
 
 /// Counts the solutions of `grid` up to `limit` (at least 1), keeping the first, with
 /// `stack` and `queue` as scratch space.
-pub(super) fn solve<S: Shape>(
+pub(super) fn solve<B: Node>(
     grid: &Grid,
     limit: u64,
     meter: &mut Meter,
-    stack: &mut Vec<Frame<S>>,
+    stack: &mut Vec<Frame<B>>,
     queue: &mut Queue,
 ) -> SearchResult {
     let mut result = SearchResult::default();
-    let Ok(board) = Board::<S>::from_grid(grid, queue) else {
+    let Ok(board) = B::from_grid(grid, queue) else {
         return result;
     };
     stack.clear();
@@ -40,14 +59,10 @@ pub(super) fn solve<S: Shape>(
     let mut weights = [1u32; 75];
     while let Some(top) = stack.last_mut() {
         if let Some((cell, digit, put)) = top.pending.take() {
-            queue.clear();
             let propagated = if put {
-                top.board.assign(cell, digit, queue);
-                top.board.propagate(queue)
+                top.board.put(cell, digit, queue)
             } else {
-                top.board
-                    .remove(cell, digit, queue)
-                    .and_then(|()| top.board.propagate(queue))
+                top.board.take_out(cell, digit, queue)
             };
             if let Err(Contradiction(units)) = propagated {
                 let mut units = units;
@@ -80,9 +95,7 @@ pub(super) fn solve<S: Shape>(
             told = result.guesses;
             check_at = result.guesses.saturating_add(meter.nodes_until_check());
         }
-        let cell = top.board.guess_cell(&weights);
-        let candidates = top.board.candidates(cell);
-        let digit = candidates & candidates.wrapping_neg();
+        let (cell, digit) = top.board.guess(&weights);
         top.pending = Some((cell, digit, false));
         let board = top.board;
         stack.push(Frame {

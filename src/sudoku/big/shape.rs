@@ -83,5 +83,10 @@ shape!(
     3,
     "9×9 grids (tests only: `fast` has its own 9×9 solver)."
 );
-shape!(Box4, 4, "16×16 grids.");
+#[cfg(test)]
+shape!(
+    Box4,
+    4,
+    "16×16 grids (tests only: the solver has its own 16×16 board, `Planes`)."
+);
 shape!(Box5, 5, "25×25 grids.");

@@ -1,0 +1,438 @@
+//! The 16×16 board, digit-major: for each digit a 256-bit plane of the cells that may
+//! still hold it (`[u64; 4]`, word `w` holding rows `4w..4w + 4`, so a word is a band of
+//! boxes and bit `i % 64` of word `i / 64` is cell `i`, row-major).
+//!
+//! Placing a digit clears its row, column and box in its plane with a few mask ANDs, and
+//! the cell in the other planes; naked singles come from counting the planes bit-sliced
+//! (cells seen once and not twice); hidden singles and locked candidates fold a plane's
+//! 16-bit rows, columns and 4-bit box segments. A placed cell keeps its digit's bit, so a
+//! unit without a digit's bit has no place left for it.
+//!
+//! Measured on generated-16x16-minimal-100.txt (docs/performance.md): the cell-major
+//! [`Board`](super::board::Board) spent 90% of its time placing digits and rescanning
+//! units cell by cell; here each of those is a few dozen word operations.
+
+use super::board::{Contradiction, Queue};
+use super::search::Node;
+use crate::sudoku::Grid;
+
+/// Cells in the grid.
+const CELLS: usize = 256;
+/// Digits, and cells per unit.
+const SIDE: usize = 16;
+/// Bit 0 of each row of a word: a column's cells in a band, shifted by the column.
+const COLUMN: u64 = 0x0001_0001_0001_0001;
+/// The first box's cells in a band (its 4-bit segment of each of the band's rows).
+const BOX: u64 = 0x000F_000F_000F_000F;
+/// One row of a band.
+const ROW: u64 = 0xFFFF;
+/// Bit 0 of each 4-bit segment of a word.
+const SEGMENTS: u64 = 0x1111_1111_1111_1111;
+
+/// The units of `cell` (row, column, box) as bits of a [`Contradiction`]: rows are units
+/// `0..16`, columns `16..32`, boxes `32..48`, as in [`Shape::unit_cell`](super::shape::Shape::unit_cell).
+#[inline(always)]
+fn units_of(cell: usize) -> u128 {
+    let (row, col) = (cell / SIDE, cell % SIDE);
+    1 << row | 1 << (SIDE + col) | 1 << (2 * SIDE + row / 4 * 4 + col / 4)
+}
+
+/// The union of `unit << (step * k)` over the bits `k` set among the low four of `bits`.
+#[inline(always)]
+fn spread(bits: u32, unit: u64, step: u32) -> u64 {
+    (0..4)
+        .filter(|k| bits >> k & 1 != 0)
+        .fold(0, |mask, k| mask | unit << (step * k))
+}
+
+/// Whether `x` has exactly one bit set.
+#[inline(always)]
+fn single(x: u64) -> bool {
+    x != 0 && x & (x - 1) == 0
+}
+
+/// Folds four 16-bit values (the rows of a band, or the columns' folds of the bands)
+/// into the bits seen at least once and at least twice.
+#[inline(always)]
+fn fold_rows(once: u64, twice: u64) -> (u64, u64) {
+    let (mut o, mut t) = (once & ROW, twice & ROW);
+    for k in 1..4 {
+        let (ok, tk) = ((once >> (16 * k)) & ROW, (twice >> (16 * k)) & ROW);
+        t |= tk | (o & ok);
+        o |= ok;
+    }
+    (o, t)
+}
+
+/// The candidates, digit-major, and the cells whose digit has left their peers.
+#[derive(Clone, Copy)]
+pub(super) struct Planes {
+    planes: [[u64; 4]; SIDE],
+    placed: [u64; 4],
+    /// A bit per digit whose plane changed since its last scan for hidden singles: only
+    /// those are scanned (each full scan cost as much as the rest of a node).
+    hidden_dirty: u32,
+    /// The same for locked candidates.
+    locked_dirty: u32,
+}
+
+impl Planes {
+    /// Puts digit `d` (0-based) in `cell`: the digit leaves the cell's row, column and box,
+    /// and the cell every other digit's plane. `Err` if the cell had lost the digit.
+    #[inline(always)]
+    fn place(&mut self, d: usize, cell: usize) -> Result<(), Contradiction> {
+        let (w, bit) = (cell / 64, 1u64 << (cell % 64));
+        if self.planes[d][w] & bit == 0 {
+            return Err(Contradiction(units_of(cell)));
+        }
+        let mut touched = 1 << d;
+        for (e, plane) in self.planes.iter_mut().enumerate() {
+            touched |= ((plane[w] >> (cell % 64)) as u32 & 1) << e;
+            plane[w] &= !bit;
+        }
+        self.hidden_dirty |= touched;
+        self.locked_dirty |= touched;
+        let col = cell % SIDE;
+        let plane = &mut self.planes[d];
+        for word in plane.iter_mut() {
+            *word &= !(COLUMN << col);
+        }
+        plane[w] &= !(ROW << (cell % 64 / SIDE * SIDE)) & !(BOX << (col / 4 * 4));
+        plane[w] |= bit;
+        self.placed[w] |= bit;
+        Ok(())
+    }
+
+    /// Whether every cell is placed.
+    fn solved(&self) -> bool {
+        self.placed.iter().all(|&w| w == u64::MAX)
+    }
+
+    /// Places the open cells left with one candidate; `Err` if a cell has none. True if
+    /// it placed any.
+    // Out of line, like the two deductions below, so that a profile shows each one's
+    // share (docs/performance.md); whether inlining them into `propagate` pays was not
+    // measured.
+    #[inline(never)]
+    fn naked_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut found = false;
+        for w in 0..4 {
+            let (mut once, mut twice) = (0, 0);
+            for plane in &self.planes {
+                twice |= once & plane[w];
+                once |= plane[w];
+            }
+            if once != u64::MAX {
+                let cell = w * 64 + (!once).trailing_zeros() as usize;
+                return Err(Contradiction(units_of(cell)));
+            }
+            let mut singles = once & !twice & !self.placed[w];
+            found |= singles != 0;
+            while singles != 0 {
+                let cell = w * 64 + singles.trailing_zeros() as usize;
+                singles &= singles - 1;
+                // A single placed before in this loop may have taken this cell's digit.
+                let bit = 1u64 << (cell % 64);
+                let Some(d) = self.planes.iter().position(|p| p[w] & bit != 0) else {
+                    return Err(Contradiction(units_of(cell)));
+                };
+                self.place(d, cell)?;
+            }
+        }
+        Ok(found)
+    }
+
+    /// Places each digit that has one open place left in a row, column or box; `Err` if
+    /// a digit has no place in some unit. True if it placed any.
+    #[inline(never)]
+    fn hidden_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut found = false;
+        let mut digits = std::mem::take(&mut self.hidden_dirty);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let p = self.planes[d];
+            let mut singles = [0u64; 4];
+            // Columns: the bands folded, then the rows of the fold.
+            let (mut once, mut twice) = (p[0], 0);
+            for &word in &p[1..] {
+                twice |= once & word;
+                once |= word;
+            }
+            let (once, twice) = fold_rows(once, twice);
+            if once != ROW {
+                let col = (!once & ROW).trailing_zeros() as u128;
+                return Err(Contradiction(1 << (SIDE as u128 + col)));
+            }
+            let columns = (once & !twice) * COLUMN;
+            for w in 0..4 {
+                let word = p[w];
+                // Rows.
+                let mut rows = 0;
+                for k in 0..4 {
+                    let row = (word >> (16 * k)) & ROW;
+                    if row == 0 {
+                        return Err(Contradiction(1 << (4 * w + k)));
+                    }
+                    if row & (row - 1) == 0 {
+                        rows |= row << (16 * k);
+                    }
+                }
+                // Boxes: the band's rows folded, then each box's four columns.
+                let (o, t) = fold_rows(word, 0);
+                let (o1, o2) = (o & 0x5555, (o >> 1) & 0x5555);
+                let t = ((t | t >> 1) & 0x5555) | (o1 & o2);
+                let o = o1 | o2;
+                let t = (t | t >> 2 | (o & o >> 2)) & 0x1111;
+                let o = (o | o >> 2) & 0x1111;
+                if o != 0x1111 {
+                    let b = (!o & 0x1111).trailing_zeros() as usize / 4;
+                    return Err(Contradiction(1 << (2 * SIDE + 4 * w + b)));
+                }
+                let boxes = ((o & !t) * 0xF) * COLUMN;
+                singles[w] = word & (rows | columns | boxes) & !self.placed[w];
+            }
+            for (w, mut cells) in singles.into_iter().enumerate() {
+                found |= cells != 0;
+                while cells != 0 {
+                    self.place(d, w * 64 + cells.trailing_zeros() as usize)?;
+                    cells &= cells - 1;
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Locked candidates: a digit whose places in a box lie in one row (column) leaves
+    /// the rest of that row (column); a digit whose places in a row (column) lie in one
+    /// box leaves the rest of that box. True if it removed any candidate.
+    #[inline(never)]
+    fn locked_candidates(&mut self) -> bool {
+        let mut changed = false;
+        let mut digits = std::mem::take(&mut self.locked_dirty);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let plane = &mut self.planes[d];
+            let p = *plane;
+            let mut clear = [0u64; 4];
+            // Per band, the columns that have the digit somewhere in the band.
+            let mut columns = [0u64; 4];
+            for w in 0..4 {
+                let x = p[w];
+                // Bit 16k + 4b set when row k of the band has the digit in box b.
+                let n = x | x >> 1;
+                let n = (n | n >> 2) & SEGMENTS;
+                for k in 0..4 {
+                    let boxes = (n >> (16 * k)) & 0x1111;
+                    if single(boxes) {
+                        // Claiming: the row's places lie in one box.
+                        clear[w] |= (BOX << boxes.trailing_zeros()) & !(ROW << (16 * k));
+                    }
+                }
+                let c = x | x >> 32;
+                let c = (c | c >> 16) & ROW;
+                columns[w] = c;
+                for b in 0..4 {
+                    let rows = (n >> (4 * b)) & COLUMN;
+                    if single(rows) {
+                        // Pointing: the box's places lie in one row.
+                        clear[w] |= (ROW << rows.trailing_zeros()) & !(BOX << (4 * b));
+                    }
+                    let cols = (c >> (4 * b)) & 0xF;
+                    if single(cols) {
+                        // Pointing: the box's places lie in one column.
+                        let col = COLUMN << (4 * b + cols.trailing_zeros() as usize);
+                        for (v, other) in clear.iter_mut().enumerate() {
+                            if v != w {
+                                *other |= col;
+                            }
+                        }
+                    }
+                }
+            }
+            // Claiming: a column whose places lie in one band, hence in one box.
+            let (mut once, mut twice) = (0, 0);
+            for &c in &columns {
+                twice |= once & c;
+                once |= c;
+            }
+            let only = once & !twice;
+            for (w, &c) in columns.iter().enumerate() {
+                let mut own = c & only;
+                while own != 0 {
+                    let col = own.trailing_zeros() as usize;
+                    own &= own - 1;
+                    clear[w] |= (BOX << (col / 4 * 4)) & !(COLUMN << col);
+                }
+            }
+            let mut cleared = false;
+            for w in 0..4 {
+                cleared |= p[w] & clear[w] != 0;
+                plane[w] = p[w] & !clear[w];
+            }
+            if cleared {
+                changed = true;
+                self.hidden_dirty |= 1 << d;
+                self.locked_dirty |= 1 << d;
+            }
+        }
+        changed
+    }
+
+    /// Applies every deduction to a fixed point: naked singles, hidden singles, and
+    /// locked candidates.
+    fn propagate(&mut self) -> Result<(), Contradiction> {
+        loop {
+            while self.naked_singles()? {}
+            if self.solved() {
+                return Ok(());
+            }
+            if self.hidden_singles()? {
+                continue;
+            }
+            if !self.locked_candidates() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Each cell's candidates (its digit once placed) as a mask, row-major.
+    #[cfg(test)]
+    pub(super) fn candidate_masks(&self) -> Vec<u32> {
+        (0..CELLS)
+            .map(|cell| {
+                (0..SIDE)
+                    .filter(|&d| self.planes[d][cell / 64] >> (cell % 64) & 1 != 0)
+                    .fold(0, |mask, d| mask | 1 << d)
+            })
+            .collect()
+    }
+
+    /// The lowest digit (0-based) `cell` may hold.
+    fn first_digit(&self, cell: usize) -> usize {
+        let bit = 1u64 << (cell % 64);
+        (0..SIDE)
+            .find(|&d| self.planes[d][cell / 64] & bit != 0)
+            .unwrap_or(SIDE - 1)
+    }
+}
+
+impl Node for Planes {
+    fn from_grid(grid: &Grid, _: &mut Queue) -> Result<Self, Contradiction> {
+        // The clues are set in bulk rather than placed one by one: per digit, the rows,
+        // columns and boxes that hold it, then each plane from those in a few word
+        // operations (placing 150 clues one by one was a third of an easy puzzle's time).
+        let (mut rows, mut cols, mut boxes) = ([0u32; SIDE], [0u32; SIDE], [0u32; SIDE]);
+        let mut clues = [[0u64; 4]; SIDE];
+        for (cell, &value) in grid.cells().iter().enumerate() {
+            if value != 0 {
+                let d = usize::from(value) - 1;
+                let (row, col) = (cell / SIDE, cell % SIDE);
+                let b = row / 4 * 4 + col / 4;
+                if (rows[d] >> row | cols[d] >> col | boxes[d] >> b) & 1 != 0 {
+                    return Err(Contradiction(units_of(cell)));
+                }
+                rows[d] |= 1 << row;
+                cols[d] |= 1 << col;
+                boxes[d] |= 1 << b;
+                clues[d][cell / 64] |= 1 << (cell % 64);
+            }
+        }
+        let mut placed = [0u64; 4];
+        for plane in &clues {
+            for (all, &word) in placed.iter_mut().zip(plane) {
+                *all |= word;
+            }
+        }
+        let mut planes = [[0u64; 4]; SIDE];
+        for d in 0..SIDE {
+            let columns = u64::from(cols[d]) * COLUMN;
+            for w in 0..4 {
+                let taken = spread(rows[d] >> (4 * w), ROW, 16)
+                    | spread(boxes[d] >> (4 * w), BOX, 4)
+                    | columns
+                    | placed[w];
+                planes[d][w] = !taken | clues[d][w];
+            }
+        }
+        let mut board = Planes {
+            planes,
+            placed,
+            hidden_dirty: u32::MAX >> SIDE,
+            locked_dirty: u32::MAX >> SIDE,
+        };
+        board.propagate()?;
+        Ok(board)
+    }
+
+    fn put(&mut self, cell: usize, digit: u32, _: &mut Queue) -> Result<(), Contradiction> {
+        self.place(digit.trailing_zeros() as usize, cell)?;
+        self.propagate()
+    }
+
+    fn take_out(&mut self, cell: usize, digit: u32, _: &mut Queue) -> Result<(), Contradiction> {
+        self.planes[digit.trailing_zeros() as usize][cell / 64] &= !(1 << (cell % 64));
+        self.hidden_dirty |= digit;
+        self.locked_dirty |= digit;
+        self.propagate()
+    }
+
+    fn is_solved(&self) -> bool {
+        self.solved()
+    }
+
+    fn values(&self) -> Vec<u8> {
+        let mut values = vec![0; CELLS];
+        for (d, plane) in self.planes.iter().enumerate() {
+            for (w, &word) in plane.iter().enumerate() {
+                let mut cells = word;
+                while cells != 0 {
+                    values[w * 64 + cells.trailing_zeros() as usize] = d as u8 + 1;
+                    cells &= cells - 1;
+                }
+            }
+        }
+        values
+    }
+
+    /// The open cell with the fewest candidates per weight of its units, as
+    /// [`Board::guess`](super::board::Board) chooses, and its lowest digit. The
+    /// candidates are counted bit-sliced over the planes, a 5-bit counter per cell.
+    fn guess(&self, weights: &[u32]) -> (usize, u32) {
+        // (candidates, weight) of the best cell so far, compared as fractions. It starts
+        // above every open cell's (at most 16 candidates, weight at least 1), small enough
+        // that the products stay far inside `u64`.
+        let mut best = (SIDE as u64 + 1, 1u64, 0);
+        for w in 0..4 {
+            let mut counter = [0u64; 5];
+            for plane in &self.planes {
+                let mut carry = plane[w];
+                for bit in &mut counter[..4] {
+                    let next = *bit & carry;
+                    *bit ^= carry;
+                    carry = next;
+                }
+                counter[4] |= carry;
+            }
+            let mut open = !self.placed[w];
+            while open != 0 {
+                let b = open.trailing_zeros();
+                open &= open - 1;
+                let count = counter
+                    .iter()
+                    .rev()
+                    .fold(0, |n, bits| n << 1 | (bits >> b & 1));
+                let cell = w * 64 + b as usize;
+                let (row, col) = (cell / SIDE, cell % SIDE);
+                let weight = u64::from(weights[row])
+                    + u64::from(weights[SIDE + col])
+                    + u64::from(weights[2 * SIDE + row / 4 * 4 + col / 4]);
+                if count * best.1 < best.0 * weight {
+                    best = (count, weight, cell);
+                }
+            }
+        }
+        (best.2, 1 << self.first_digit(best.2))
+    }
+}
