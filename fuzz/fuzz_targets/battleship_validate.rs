@@ -55,7 +55,8 @@ fuzz_target!(|data: &[u8]| {
             line: 1,
             content: RecordContent::Line(text),
         };
-        match job.process(&mut (), &None, &record, &mut Meter::start(BUDGET)) {
+        let mut worker = job.new_worker();
+        match job.process(&mut worker, &None, &record, &mut Meter::start(BUDGET)) {
             Ok(outcome) => assert_eq!(outcome.values.len(), job.columns(&None).len()),
             Err(error) => {
                 let message = error.to_string();
