@@ -169,6 +169,20 @@ fn trim_bytes(token: &[u8], strip: impl Fn(u8) -> bool) -> &[u8] {
     &token[start..end]
 }
 
+/// Notes `color` as the log's next colour name, in `names[named]` (reusing its string),
+/// and gives its index.
+fn remember_color(names: &mut Vec<String>, named: &mut usize, color: &str) -> usize {
+    match names.get_mut(*named) {
+        Some(name) => {
+            name.clear();
+            name.push_str(color);
+        }
+        None => names.push(color.to_string()),
+    }
+    *named += 1;
+    *named - 1
+}
+
 /// The colours notation of an ASCII log, byte by byte, as [`parse_colors_general`] reads
 /// it; false (the log's content then unspecified) for anything it would not accept.
 fn parse_colors_ascii(inner: &str, log: &mut GameLog) -> bool {
@@ -209,15 +223,7 @@ fn parse_colors_ascii(inner: &str, log: &mut GameLog) -> bool {
             Some(index) => index,
             None if named < 2 => {
                 let color = std::str::from_utf8(color).expect("ASCII letters");
-                match names.get_mut(named) {
-                    Some(name) => {
-                        name.clear();
-                        name.push_str(color);
-                    }
-                    None => names.push(color.to_string()),
-                }
-                named += 1;
-                named - 1
+                remember_color(names, &mut named, color)
             }
             None => return false,
         };
@@ -263,17 +269,7 @@ fn parse_colors_general(inner: &str, log: &mut GameLog) -> Result<(), NotationEr
             .position(|n| n.eq_ignore_ascii_case(color))
         {
             Some(index) => index,
-            None if named < 2 => {
-                match names.get_mut(named) {
-                    Some(name) => {
-                        name.clear();
-                        name.push_str(color);
-                    }
-                    None => names.push(color.to_string()),
-                }
-                named += 1;
-                named - 1
-            }
+            None if named < 2 => remember_color(names, &mut named, color),
             None => {
                 return Err(bad(&format!(
                     "a third colour; the game's colours are {} and {}",
