@@ -4,9 +4,12 @@
 //! A search asks its [`Meter`] at each node it counts (a guess, a position); the meter
 //! says when the budget is spent. It looks at the clock only every [`CLOCK_EVERY`] nodes,
 //! so the check is one addition and one comparison per node, and nothing at all is
-//! checked without a budget.
+//! checked without a budget. A meter may also watch a run's stop flag (Ctrl-C), looked at
+//! as often as the clock, so that an interrupted run does not wait for a long search.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -59,6 +62,9 @@ pub enum OverBudget {
     /// The search counted more nodes than allowed.
     #[error("stopped at the node budget (--max-nodes {0})")]
     Nodes(u64),
+    /// The run was interrupted (its stop flag was set) during the search.
+    #[error("stopped: the run was interrupted")]
+    Interrupted,
 }
 
 /// `250ms`, `2s`, `1m 30s`: a duration as the command line takes it.
@@ -76,6 +82,8 @@ pub struct Meter {
     budget: Budget,
     deadline: Option<Instant>,
     over: Option<OverBudget>,
+    /// The run's stop flag, if the search should end when it is set.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl fmt::Debug for Meter {
@@ -108,9 +116,27 @@ impl Meter {
             budget,
             deadline: budget.timeout.map(|timeout| Instant::now() + timeout),
             over: None,
+            stop: None,
         };
         meter.plan_next_check();
         meter
+    }
+
+    /// A meter for `budget` that also ends the search, with [`OverBudget::Interrupted`],
+    /// once `stop` is set.
+    pub fn stoppable(budget: Budget, stop: Arc<AtomicBool>) -> Meter {
+        let mut meter = Meter::start(budget);
+        meter.stop = Some(stop);
+        meter.plan_next_check();
+        meter
+    }
+
+    /// Starts the budget again, for the next record: nothing spent, the clock from now.
+    pub fn restart(&mut self) {
+        self.spent = 0;
+        self.over = None;
+        self.deadline = self.budget.timeout.map(|timeout| Instant::now() + timeout);
+        self.plan_next_check();
     }
 
     /// Counts one node; true once the budget is spent (and from then on).
@@ -149,7 +175,13 @@ impl Meter {
     #[inline(never)]
     fn check(&mut self) -> bool {
         if self.over.is_none() {
-            if let Some(max) = self.budget.max_nodes.filter(|&max| self.spent > max) {
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                self.over = Some(OverBudget::Interrupted);
+            } else if let Some(max) = self.budget.max_nodes.filter(|&max| self.spent > max) {
                 self.over = Some(OverBudget::Nodes(max));
             } else if let (Some(deadline), Some(timeout)) = (self.deadline, self.budget.timeout) {
                 if Instant::now() >= deadline {
@@ -168,9 +200,10 @@ impl Meter {
 
     fn plan_next_check(&mut self) {
         let by_nodes = self.budget.max_nodes.map_or(u64::MAX, |max| max + 1);
-        let by_clock = match self.deadline {
-            Some(_) => self.spent + CLOCK_EVERY,
-            None => u64::MAX,
+        let by_clock = if self.deadline.is_some() || self.stop.is_some() {
+            self.spent + CLOCK_EVERY
+        } else {
+            u64::MAX
         };
         self.next_check = by_nodes.min(by_clock);
     }
@@ -198,6 +231,21 @@ mod tests {
         assert_eq!(stopped_at, Some(11));
         assert_eq!(meter.over(), Some(OverBudget::Nodes(10)));
         assert!(meter.spend(), "a spent budget stays spent");
+    }
+
+    #[test]
+    fn a_stoppable_meter_stops_soon_after_its_flag_is_set_and_restarts_clean() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut meter = Meter::stoppable(Budget::UNLIMITED, Arc::clone(&stop));
+        assert!(!(0..10_000).any(|_| meter.spend()));
+        stop.store(true, Ordering::Relaxed);
+        let more = (1..=10_000).find(|_| meter.spend());
+        assert!(more.is_some_and(|n| n <= CLOCK_EVERY), "{more:?}");
+        assert_eq!(meter.over(), Some(OverBudget::Interrupted));
+        stop.store(false, Ordering::Relaxed);
+        meter.restart();
+        assert_eq!((meter.over(), meter.spent()), (None, 0));
+        assert!(!(0..10_000).any(|_| meter.spend()));
     }
 
     #[test]

@@ -229,16 +229,22 @@ fn battleship_counting_stops_at_its_budget() {
     assert!(readings > 0, "the readings found so far are reported");
 }
 
-#[test]
-fn rows_before_a_slow_record_are_written_while_it_runs() {
-    // 600 easy puzzles, then one that takes the backtracking solver far longer than the
-    // test: the rows before it must reach the file while it is still being solved.
-    let mut lines = easy_sudokus(600);
-    lines.push(empty_25x25());
-    let (dir, path) = write_temp("slow-last.txt", &lines);
+/// Runs `sudoku solve --algo backtrack` over `lines` into a results file and gives the
+/// number of rows the file holds once `wanted` are there (or after 30 s), killing the run:
+/// its last record takes the backtracking solver far longer than any test.
+fn rows_written_while_running(lines: &[String], threads: &str, wanted: usize) -> usize {
+    let (dir, path) = write_temp("slow.txt", lines);
     let output = dir.path().join("rows.csv");
     let mut child = puzzlebench()
-        .args(["sudoku", "solve", "--algo", "backtrack", "-j2", "-o"])
+        .args([
+            "sudoku",
+            "solve",
+            "--algo",
+            "backtrack",
+            "-j",
+            threads,
+            "-o",
+        ])
         .arg(&output)
         .arg(&path)
         .stdin(Stdio::null())
@@ -246,22 +252,51 @@ fn rows_before_a_slow_record_are_written_while_it_runs() {
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
-    let mut rows = 0;
-    while Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(100));
-        rows = std::fs::read_to_string(&output)
+    let count = || {
+        std::fs::read_to_string(&output)
             .map(|text| text.lines().count().saturating_sub(1))
-            .unwrap_or(0);
-        if rows >= 500 {
-            break;
-        }
+            .unwrap_or(0)
+    };
+    while Instant::now() < deadline && count() < wanted {
+        std::thread::sleep(Duration::from_millis(100));
     }
+    // Time for rows that should not be there to show up.
+    std::thread::sleep(Duration::from_millis(300));
+    let rows = count();
     child.kill().unwrap();
     child.wait().unwrap();
-    assert!(
-        rows >= 500,
-        "only {rows} rows written while the slow record ran"
-    );
+    rows
+}
+
+#[test]
+fn rows_before_a_slow_record_are_written_while_it_runs() {
+    // 600 easy puzzles, then one that takes the backtracking solver far longer than the
+    // test: every row before it reaches the file while it is still being solved.
+    let mut lines = easy_sudokus(600);
+    lines.push(empty_25x25());
+    for threads in ["1", "2"] {
+        let rows = rows_written_while_running(&lines, threads, 600);
+        assert_eq!(
+            rows, 600,
+            "-j{threads}: rows written while the slow record ran"
+        );
+    }
+}
+
+#[test]
+fn rows_in_a_slow_records_own_chunk_are_written_while_it_runs() {
+    // The slow record is the fifth, in the first chunk (eight records): the four rows
+    // before it go out while it runs, and none after it.
+    let mut lines = easy_sudokus(4);
+    lines.push(empty_25x25());
+    lines.extend(easy_sudokus(20));
+    for threads in ["1", "2"] {
+        let rows = rows_written_while_running(&lines, threads, 4);
+        assert_eq!(
+            rows, 4,
+            "-j{threads}: rows written while the slow record ran"
+        );
+    }
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! SIGINT and SIGTERM in the middle of a run: the records read are finished and written
-//! in order, the summary and report say the run was interrupted, and the exit code is
-//! 130 (SIGINT) or 143 (SIGTERM); a second signal exits at once.
+//! SIGINT and SIGTERM in the middle of a run: the finished records are written in order
+//! (a long search is ended, and its record left for a resumed run), the summary and report
+//! say the run was interrupted, and the exit code is 130 (SIGINT) or 143 (SIGTERM); a
+//! second signal exits at once.
 
 mod common;
 
@@ -97,20 +98,73 @@ fn sigterm_finishes_the_records_read_and_exits_143() {
 }
 
 #[test]
-fn a_second_sigint_exits_at_once() {
-    // The first record keeps a worker busy for far longer than the test: the first signal
-    // waits for it, the second does not.
+fn a_signal_ends_a_long_search_whose_record_then_has_no_row() {
+    // Two easy puzzles, then one that keeps a worker busy for far longer than the test:
+    // the signal ends its search, the rows before it are written, and it has none (a
+    // resumed run solves it).
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("slow.txt");
-    std::fs::write(&input, ".".repeat(625) + "\n").unwrap();
+    let text = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let easy: Vec<&str> = text.lines().skip(1).take(2).map(|l| &l[..81]).collect();
+    std::fs::write(
+        &input,
+        format!("{}\n{}\n", easy.join("\n"), ".".repeat(625)),
+    )
+    .unwrap();
+    let output = dir.path().join("rows.csv");
+    let report = dir.path().join("report");
+    for threads in ["1", "2"] {
+        let child = puzzlebench()
+            .args([
+                "sudoku",
+                "solve",
+                "--algo",
+                "backtrack",
+                "-j",
+                threads,
+                "-o",
+            ])
+            .arg(&output)
+            .arg("--report")
+            .arg(&report)
+            .arg(&input)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for_rows(&output, 3);
+        std::thread::sleep(Duration::from_millis(200));
+        signal(&child, "TERM");
+        let started = Instant::now();
+        let status = child.wait_with_output().unwrap().status;
+        assert!(started.elapsed() < Duration::from_secs(5), "-j{threads}");
+        assert_eq!(status.code(), Some(143), "-j{threads}");
+        let rows = std::fs::read_to_string(&output).unwrap();
+        let lines: Vec<&str> = rows.lines().map(|r| r.split(',').next().unwrap()).collect();
+        assert_eq!(lines, ["line", "1", "2"], "-j{threads}");
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+                .unwrap();
+        assert_eq!(summary["interrupted"], true);
+        assert_eq!(summary["records"], 2);
+    }
+}
+
+#[test]
+fn a_second_sigint_exits_at_once() {
+    // Rows written to a pipe nobody reads: the run blocks on its output, which the first
+    // signal waits for, and the second does not.
+    let dir = tempfile::tempdir().unwrap();
+    let input = long_input(dir.path());
     let mut child = puzzlebench()
-        .args(["sudoku", "solve", "--algo", "backtrack"])
+        .args(["sudoku", "solve", "--algo", "fast"])
         .arg(&input)
-        .stdout(Stdio::null())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(500));
     signal(&child, "INT");
     std::thread::sleep(Duration::from_millis(300));
     assert!(
@@ -122,6 +176,7 @@ fn a_second_sigint_exits_at_once() {
     let status = child.wait().unwrap();
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(status.code(), Some(130));
+    drop(child.stdout.take());
 }
 
 #[test]

@@ -45,7 +45,8 @@ fuzz_target!(|data: &[u8]| {
         }
         4 => {
             let settings = connect4::SolveSettings {
-                table_mb: 1,
+                // The smallest table (2¹⁴ entries): each run's workers make fresh ones.
+                table_mb: 0,
                 ..Default::default()
             };
             let job = connect4::SolvePuzzle::job(&settings, "exact", &[]).unwrap();

@@ -22,7 +22,8 @@ use super::position::Bits;
 /// holds for the position whatever search stored it.
 #[derive(Debug, Clone)]
 pub struct Table<M> {
-    /// The allocation; the table proper starts at `offset`, on a huge-page boundary.
+    /// The allocation; the table proper starts at `offset`, on a huge-page boundary when it
+    /// fills at least one.
     entries: Vec<M>,
     offset: usize,
     /// log2 of the number of entries in use now.
@@ -53,23 +54,37 @@ impl<M: Bits> Table<M> {
             (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<M>()).max(1 << FLOOR_BITS);
         let mut max_bits = usize::BITS - 1 - wanted.leading_zeros();
         let per_huge_page = HUGE_PAGE / std::mem::size_of::<M>();
+        // Room to start the table on a huge-page boundary, for tables of at least one huge
+        // page: a smaller one cannot be backed by one, and its padding would only be mapped.
+        let padding = |bits: u32| {
+            if 1usize << bits >= per_huge_page {
+                per_huge_page
+            } else {
+                0
+            }
+        };
         let mut entries = loop {
-            match zeroed_entries::<M>((1usize << max_bits) + per_huge_page) {
+            match zeroed_entries::<M>((1usize << max_bits) + padding(max_bits)) {
                 Some(entries) => break entries,
                 None if max_bits > FLOOR_BITS => max_bits -= 1,
                 None => std::alloc::handle_alloc_error(
-                    std::alloc::Layout::array::<M>((1 << max_bits) + per_huge_page)
+                    std::alloc::Layout::array::<M>((1 << max_bits) + padding(max_bits))
                         .expect("a small table's layout"),
                 ),
             }
         };
         let size = 1usize << max_bits;
-        let start = entries.as_ptr() as usize;
-        let offset = (start.next_multiple_of(HUGE_PAGE) - start) / std::mem::size_of::<M>();
-        advise_huge_pages(
-            start + offset * std::mem::size_of::<M>(),
-            size * std::mem::size_of::<M>(),
-        );
+        let offset = if padding(max_bits) == 0 {
+            0
+        } else {
+            let start = entries.as_ptr() as usize;
+            let offset = (start.next_multiple_of(HUGE_PAGE) - start) / std::mem::size_of::<M>();
+            advise_huge_pages(
+                start + offset * std::mem::size_of::<M>(),
+                size * std::mem::size_of::<M>(),
+            );
+            offset
+        };
         let min_bits = START_BITS.min(max_bits);
         // The starting entries are touched now rather than in the middle of a search, where
         // the first touch of each page faults. Growing writes every entry of the larger size, so the rest of the
