@@ -1,6 +1,7 @@
 //! `--resume`: a results file cut anywhere (Ctrl-C, `kill -9`, a lost machine) is
 //! completed so that it equals the file of an uninterrupted run, `micros` aside; a file
-//! that does not fit the command or its inputs is refused with exit code 2.
+//! that does not fit the command or its inputs (its columns, its row count, the place or
+//! the carried input columns of its last row) is refused with exit code 2.
 
 mod common;
 
@@ -238,4 +239,57 @@ fn files_that_do_not_fit_are_refused_and_left_as_they_are() {
     // Without -o.
     let out = run_in(&["sudoku", "solve", "--resume", inputs[0].to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_file_made_from_other_records_at_the_same_places_is_refused() {
+    // Two CSV inputs with the same number of records at the same lines, told apart by the
+    // `id` column the rows carry through.
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let puzzles: Vec<&str> = puzzles.lines().skip(1).map(|l| &l[..81]).collect();
+    let write = |name: &str, first_id: usize| {
+        let path = dir.path().join(name);
+        let mut text = String::from("puzzle,id\n");
+        for (i, puzzle) in puzzles[..50].iter().enumerate() {
+            text.push_str(&format!("{puzzle},p{}\n", first_id + i));
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let (ours, theirs) = (write("ours.csv", 1), write("theirs.csv", 1001));
+    let results = dir.path().join("rows.csv");
+    let path = results.to_str().unwrap();
+    let solve = |input: &Path, resume: bool| {
+        let mut args = vec!["sudoku", "solve", "-o", path];
+        if resume {
+            args.push("--resume");
+        }
+        args.push(input.to_str().unwrap());
+        run_in(&args)
+    };
+    assert_ne!(solve(&ours, false).status.code(), Some(2));
+    let whole = std::fs::read_to_string(&results).unwrap();
+    let cut: String = whole.lines().take(31).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&results, &cut).unwrap();
+    let out = solve(&theirs, true);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            r#"row 30 has id "p30", but record 30 of the inputs (line 31) has id "p1030""#
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&results).unwrap(),
+        cut,
+        "left as it was"
+    );
+    // The right input completes it.
+    assert_ne!(solve(&ours, true).status.code(), Some(2));
+    assert_eq!(
+        without_last_field(&std::fs::read_to_string(&results).unwrap()),
+        without_last_field(&whole)
+    );
 }

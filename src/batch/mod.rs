@@ -249,6 +249,25 @@ pub enum BatchError {
         /// Where that record is in the inputs.
         found: String,
     },
+    /// The last row of a resumed run's results file carries another value of an input
+    /// column than the inputs' record at its place.
+    #[error(
+        "cannot resume: the results file's row {rows} has {column} {in_file}, but record \
+         {rows} of the inputs ({place}) has {column} {in_input}; was the file made from \
+         these inputs?"
+    )]
+    ResumeContent {
+        /// Rows in the results file.
+        rows: u64,
+        /// The carried input column that differs.
+        column: String,
+        /// Its value in the results file's last row, quoted (at most about 80 characters).
+        in_file: String,
+        /// Its value in the inputs' record, quoted.
+        in_input: String,
+        /// Where that record is in the inputs.
+        place: String,
+    },
     /// The results file of a resumed run has other columns than the run gives.
     #[error(
         "cannot resume: the results file's columns are {}, but this command gives {}",

@@ -18,7 +18,7 @@ use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
 use super::stats::{keep_if_slow, SlowRecord};
 use super::{
-    BatchError, Cell, InputFormat, InputSpec, Job, JobError, Outcome, Progress, Record,
+    BatchError, Cell, Excerpt, InputFormat, InputSpec, Job, JobError, Outcome, Progress, Record,
     RecordContent, RunStats, Shard, Value, ERROR_STATUS, TIMEOUT_STATUS,
 };
 use crate::budget::{Budget, Meter, OverBudget};
@@ -98,6 +98,9 @@ pub struct ResumePoint {
     pub last_file: Option<String>,
     /// The `line` column of the last row.
     pub last_line: u64,
+    /// Every value of the last row, in the order of `columns` (none without rows): the
+    /// input columns it carries must be the record's at its place.
+    pub last_row: Vec<String>,
 }
 
 impl Default for RunOptions {
@@ -250,8 +253,9 @@ struct Processed {
 struct ChunkOutput {
     rows: ChunkRows,
     counts: ChunkCounts,
-    /// With [`Chunk::ends_skip`], the line of the last record skipped.
-    resumed_after: Option<u64>,
+    /// With [`Chunk::ends_skip`], the last record skipped: its line and the text of the
+    /// input columns its row carries.
+    resumed_after: Option<(u64, Vec<String>)>,
 }
 
 /// A chunk's output, shared by its worker and the writer.
@@ -669,15 +673,32 @@ impl Writer<'_, '_> {
             return Ok(());
         }
         self.closed = done.cut_short;
-        if let (Some(line), Some(resume)) = (done.output.resumed_after, self.resume) {
+        if let (Some((line, carried)), Some(resume)) = (&done.output.resumed_after, self.resume) {
             let file = self.inputs[done.file].display_name();
             let same_file = resume.last_file.as_ref().is_none_or(|f| *f == file);
-            if line != resume.last_line || !same_file {
+            let place = describe_place(self.schema.with_file.then_some(&file), *line);
+            if *line != resume.last_line || !same_file {
                 return Err(BatchError::ResumeMismatch {
                     rows: resume.rows,
                     expected: describe_place(resume.last_file.as_deref(), resume.last_line),
-                    found: describe_place(self.schema.with_file.then_some(&file), line),
+                    found: place,
                 });
+            }
+            let in_file = |name: &str| {
+                let index = resume.columns.iter().position(|c| c == name)?;
+                resume.last_row.get(index)
+            };
+            for (name, in_input) in self.schema.carried.iter().zip(carried) {
+                let in_file = in_file(name).map_or("", String::as_str);
+                if in_file != in_input {
+                    return Err(BatchError::ResumeContent {
+                        rows: resume.rows,
+                        column: name.clone(),
+                        in_file: Excerpt::quoted(in_file).to_string(),
+                        in_input: Excerpt::quoted(in_input).to_string(),
+                        place,
+                    });
+                }
             }
         }
         self.write_rows(done).map_err(BatchError::Output)
@@ -1159,8 +1180,12 @@ fn process_chunk<J: Job>(
     });
     for (n, (_, record)) in in_shard.enumerate() {
         if (n as u64) < chunk.skip {
-            if chunk.ends_skip {
-                lock(output).resumed_after = Some(record.line);
+            if chunk.ends_skip && n as u64 + 1 == chunk.skip {
+                let mut cells = Vec::new();
+                let carried = &chunk.layout.carried[..];
+                shared.schema.carried_cells(carried, &record, &mut cells);
+                let texts = cells.into_iter().map(|c| Value::from(c).to_text());
+                lock(output).resumed_after = Some((record.line, texts.collect()));
             }
             continue;
         }

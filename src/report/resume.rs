@@ -122,7 +122,8 @@ fn scan_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
         last.get(index).map(String::from)
     };
     let (line, file) = (field("line"), field("file"));
-    place(columns, rows, line, file).map(Some)
+    let last_row = last.iter().map(String::from).collect();
+    place(columns, rows, line, file, last_row).map(Some)
 }
 
 /// The keys of the first object and the last row of a JSON Lines results file.
@@ -161,16 +162,21 @@ fn scan_jsonl(lines: impl BufRead) -> Result<Option<ResumePoint>, String> {
             other => other.to_string(),
         })
     };
-    place(columns, rows, text("line"), text("file")).map(Some)
+    let last_row = columns
+        .iter()
+        .map(|c| text(c).unwrap_or_default())
+        .collect();
+    place(columns, rows, text("line"), text("file"), last_row).map(Some)
 }
 
 /// The resume point after `rows` rows of `columns`, the last with these `line` and
-/// `file` values.
+/// `file` values and these values in all.
 fn place(
     columns: Vec<String>,
     rows: u64,
     line: Option<String>,
     file: Option<String>,
+    last_row: Vec<String>,
 ) -> Result<ResumePoint, String> {
     if !columns.iter().any(|c| c == "line") {
         return Err("its rows have no line column: not a results file".into());
@@ -187,6 +193,7 @@ fn place(
         rows,
         last_file: file.filter(|_| rows > 0),
         last_line,
+        last_row: if rows > 0 { last_row } else { Vec::new() },
     })
 }
 
@@ -215,7 +222,8 @@ mod tests {
                 columns: ["line", "status", "error"].map(String::from).to_vec(),
                 rows: 2,
                 last_file: None,
-                last_line: 3
+                last_line: 3,
+                last_row: ["3", "ok", "a, b"].map(String::from).to_vec(),
             })
         );
         assert_eq!(after, "line,status,error\n1,ok,\n3,ok,\"a, b\"\nNEXT\n");
