@@ -312,3 +312,99 @@ fn a_reader_that_goes_away_ends_the_output_quietly() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stderr(&output), "");
 }
+
+/// The 35 free hexominoes, as a pieces file (rows of `#` and `_`, pieces apart by `=`).
+fn hexominoes() -> String {
+    type Cells = Vec<(i32, i32)>;
+    fn normalised(mut cells: Cells) -> Cells {
+        let (x0, y0) = (
+            cells.iter().map(|c| c.0).min(),
+            cells.iter().map(|c| c.1).min(),
+        );
+        let (x0, y0) = (x0.unwrap(), y0.unwrap());
+        cells.iter_mut().for_each(|c| *c = (c.0 - x0, c.1 - y0));
+        cells.sort_unstable();
+        cells
+    }
+    fn canonical(cells: &Cells) -> Cells {
+        (0..8)
+            .map(|turn| {
+                let image = cells.iter().map(|&(x, y)| {
+                    let (x, y) = (0..turn % 4).fold((x, y), |(x, y), _| (y, -x));
+                    if turn >= 4 {
+                        (-x, y)
+                    } else {
+                        (x, y)
+                    }
+                });
+                normalised(image.collect())
+            })
+            .min()
+            .unwrap()
+    }
+    let mut shapes = std::collections::BTreeSet::from([vec![(0, 0)]]);
+    for _ in 2..=6 {
+        let mut grown = std::collections::BTreeSet::new();
+        for shape in &shapes {
+            for &(x, y) in shape {
+                for next in [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)] {
+                    if !shape.contains(&next) {
+                        let mut cells = shape.clone();
+                        cells.push(next);
+                        grown.insert(canonical(&cells));
+                    }
+                }
+            }
+        }
+        shapes = grown;
+    }
+    assert_eq!(shapes.len(), 35);
+    let pieces: Vec<String> = shapes
+        .iter()
+        .map(|shape| {
+            let width = shape.iter().map(|c| c.0).max().unwrap() + 1;
+            let height = shape.iter().map(|c| c.1).max().unwrap() + 1;
+            (0..height)
+                .map(|y| {
+                    let cells = (0..width).map(|x| if shape.contains(&(x, y)) { "#" } else { "_" });
+                    cells.collect::<Vec<_>>().join(",")
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+    pieces.join("\n=========\n") + "\n"
+}
+
+#[test]
+fn a_timeout_stops_a_count_that_finds_no_solution() {
+    // The 35 hexominoes cannot tile any rectangle (a colouring argument), which a search
+    // finds out only by trying: no solution ever comes, and the timeout must still stop
+    // the workers in the middle of their parts, with either engine.
+    let dir = tempfile::tempdir().unwrap();
+    let pieces = write(dir.path(), "hexominoes.txt", &hexominoes());
+    for engine in ["auto", "dlx"] {
+        let start = Instant::now();
+        let output = run(&[
+            "tiling",
+            "count",
+            "--pieces",
+            pieces.to_str().unwrap(),
+            "--board",
+            "15x14",
+            "--engine",
+            engine,
+            "--timeout",
+            "500ms",
+        ]);
+        let elapsed = start.elapsed();
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        assert!(elapsed < Duration::from_secs(5), "{engine}: {elapsed:?}");
+        let text = stdout(&output);
+        assert!(text.starts_with("labelled: 0\ntilings: 0\n"), "{text}");
+        assert!(
+            text.contains("partial: stopped after the timeout of 500ms, "),
+            "{text}"
+        );
+    }
+}

@@ -16,6 +16,7 @@
 //!
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{ExactCoverError, SearchStats};
 
@@ -167,7 +168,17 @@ impl BitCover {
     /// ones, in search order; selected options are not repeated) until it returns
     /// [`ControlFlow::Break`]. In the statistics, `guesses` counts the options tried at
     /// levels where more than one was tried (the options that fit are not counted ahead).
-    pub fn search<F>(&mut self, mut visit: F) -> SearchStats
+    pub fn search<F>(&mut self, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        self.search_until(&AtomicBool::new(false), visit)
+    }
+
+    /// [`search`](Self::search), given up once `stop` is set: it is looked at every
+    /// [`NODES_PER_STOP_CHECK`] nodes, so a search with few solutions does not run on long
+    /// after a timer or Ctrl-C set it.
+    pub fn search_until<F>(&mut self, stop: &AtomicBool, mut visit: F) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
@@ -176,6 +187,7 @@ impl BitCover {
             problem: self,
             chosen: Vec::new(),
             stats: SearchStats::default(),
+            stop,
         };
         let _ = search.descend(self.covered, &mut visit);
         search.stats
@@ -216,12 +228,19 @@ impl BitCover {
     }
 }
 
+/// Nodes between two looks at a search's stop flag: a node costs a few nanoseconds, so the
+/// flag is seen within a fraction of a millisecond, and the check costs one mask test per
+/// node.
+pub const NODES_PER_STOP_CHECK: u64 = 1 << 14;
+
 /// One run of the search.
 struct Search<'a> {
     problem: &'a BitCover,
     /// The options chosen on the way down.
     chosen: Vec<usize>,
     stats: SearchStats,
+    /// Set, the search gives up.
+    stop: &'a AtomicBool,
 }
 
 impl Search<'_> {
@@ -245,6 +264,10 @@ impl Search<'_> {
             if mask & covered == 0 {
                 tried += 1;
                 self.stats.nodes += 1;
+                if self.stats.nodes % NODES_PER_STOP_CHECK == 0 && self.stop.load(Ordering::Relaxed)
+                {
+                    return ControlFlow::Break(());
+                }
                 // A second option tried here makes the first one a guess too.
                 self.stats.guesses += match tried {
                     1 => 0,

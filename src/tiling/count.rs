@@ -5,11 +5,13 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Display;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use num_bigint::BigUint;
 use serde::{Serialize, Serializer};
 use thiserror::Error;
 
+use crate::budget::{Budget, Meter};
 use crate::exact_cover::{BitCover, Dlx, DlxBuilder, ExactCoverError, SearchStats, MAX_BIT_ITEMS};
 
 use super::board::Board;
@@ -213,6 +215,21 @@ impl Search {
         match self {
             Search::Links(dlx) => dlx.search(visit),
             Search::Bits(bits) => bits.search(visit),
+        }
+    }
+
+    /// Runs the search until `visit` breaks or `stop` is set (looked at every few
+    /// thousand nodes, whether or not solutions come).
+    fn search_until<F>(&mut self, stop: &Arc<AtomicBool>, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        match self {
+            Search::Links(dlx) => {
+                let mut meter = Meter::stoppable(Budget::UNLIMITED, Arc::clone(stop));
+                dlx.search_within(&mut meter, visit)
+            }
+            Search::Bits(bits) => bits.search_until(stop, visit),
         }
     }
 }
@@ -469,7 +486,7 @@ impl Tiling {
 
     /// Counts every solution three ways, on the calling thread.
     pub fn count(&self) -> Counts {
-        let never = AtomicBool::new(false);
+        let never = Arc::new(AtomicBool::new(false));
         let mut search = self.counting.search.clone();
         let mut tally = Tally::default();
         for part in self.parts() {
@@ -487,7 +504,7 @@ impl Tiling {
     where
         P: Fn(usize, usize, u64) + Sync,
     {
-        let never = AtomicBool::new(false);
+        let never = Arc::new(AtomicBool::new(false));
         self.count_parallel_until(pool, &never, on_part).counts
     }
 
@@ -504,7 +521,7 @@ impl Tiling {
     where
         P: Fn(usize, usize, u64) + Sync,
     {
-        let stop = AtomicBool::new(false);
+        let stop = Arc::new(AtomicBool::new(false));
         // Dropping `finished` when the count returns ends the timer.
         let (finished, timer) = std::sync::mpsc::channel::<()>();
         std::thread::scope(|scope| {
@@ -524,13 +541,13 @@ impl Tiling {
     }
 
     /// [`count_parallel`](Self::count_parallel), stopping as soon as `stop` is set (by a
-    /// timer, say): every worker looks at it before each part and at each solution, and
-    /// gives up the rest of its part. The counts are then those of the solutions found so
+    /// timer, say): every worker looks at it before each part, at each solution and every
+    /// few thousand nodes of its search, and gives up the rest of its part. The counts are then those of the solutions found so
     /// far, and [`Counted::complete`] is false.
     pub fn count_parallel_until<P>(
         &self,
         pool: &rayon::ThreadPool,
-        stop: &AtomicBool,
+        stop: &Arc<AtomicBool>,
         on_part: P,
     ) -> Counted
     where
@@ -610,7 +627,7 @@ impl Tiling {
         search: &mut Search,
         selection: &[usize],
         tally: &mut Tally,
-        stop: &AtomicBool,
+        stop: &Arc<AtomicBool>,
     ) -> bool {
         if selection
             .iter()
@@ -627,7 +644,7 @@ impl Tiling {
         let cells = symmetries.first().map_or(0, Vec::len);
         let mut used = Vec::new();
         let mut stopped = false;
-        search.search(|options| {
+        search.search_until(stop, |options| {
             used.clear();
             used.extend_from_slice(selection);
             used.extend_from_slice(options);
@@ -670,6 +687,8 @@ impl Tiling {
             }
             ControlFlow::Continue(())
         });
+        // The search also gives up between solutions once `stop` is set.
+        stopped |= stop.load(Ordering::Relaxed);
         search.clear_selection();
         !stopped
     }
