@@ -37,14 +37,6 @@ fn units_of(cell: usize) -> u128 {
     1 << row | 1 << (SIDE + col) | 1 << (2 * SIDE + row / 4 * 4 + col / 4)
 }
 
-/// The union of `unit << (step * k)` over the bits `k` set among the low four of `bits`.
-#[inline(always)]
-fn spread(bits: u32, unit: u64, step: u32) -> u64 {
-    (0..4)
-        .filter(|k| bits >> k & 1 != 0)
-        .fold(0, |mask, k| mask | unit << (step * k))
-}
-
 /// Whether `x` has exactly one bit set.
 #[inline(always)]
 fn single(x: u64) -> bool {
@@ -145,16 +137,19 @@ impl Planes {
         let mut found = false;
         for w in 0..4 {
             let (mut once, mut twice) = (0, 0);
-            let mut index = [0u64; 4];
-            for (d, plane) in self.planes.iter().enumerate() {
+            for plane in &self.planes {
                 twice |= once & plane[w];
                 once |= plane[w];
-                for (k, bits) in index.iter_mut().enumerate() {
-                    if d >> k & 1 != 0 {
-                        *bits |= plane[w];
-                    }
-                }
             }
+            // Spelled out per bit, with constant trip counts, so that it unrolls: a loop
+            // testing each digit's bits did not, and cost as much as the count above.
+            let word = |d: usize| self.planes[d][w];
+            let index = [
+                (0..8).fold(0, |bits, k| bits | word(2 * k + 1)),
+                (0..4).fold(0, |bits, k| bits | word(4 * k + 2) | word(4 * k + 3)),
+                (4..8).fold(0, |bits, k| bits | word(k) | word(k + 8)),
+                (8..16).fold(0, |bits, d| bits | word(d)),
+            ];
             if once != u64::MAX {
                 let cell = w * 64 + (!once).trailing_zeros() as usize;
                 return Err(Contradiction(units_of(cell)));
@@ -352,45 +347,63 @@ impl Planes {
 
 impl Node for Planes {
     fn from_grid(grid: &Grid, _: &mut Queue) -> Result<Self, Contradiction> {
-        // The clues are set in bulk rather than placed one by one: per digit, the rows,
-        // columns and boxes that hold it, then each plane from those in a few word
-        // operations (placing 150 clues one by one was a third of an easy puzzle's time).
-        let (mut rows, mut cols, mut boxes) = ([0u32; SIDE], [0u32; SIDE], [0u32; SIDE]);
+        // The clues are set in bulk rather than placed one by one (placing 150 clues one
+        // by one was a third of an easy puzzle's time): each clue's bit in its digit's
+        // plane, then per digit the rows, columns and boxes that hold it, folded from its
+        // plane in a few word operations, and the plane from those. The loop visits the
+        // clues alone, found from a mask of the nonzero cells: a branch on each cell
+        // (whether it holds a clue is unpredictable) and per-cell bookkeeping were most
+        // of the set-up's time.
         let mut clues = [[0u64; 4]; SIDE];
-        // Branch-free: whether a cell holds a clue is unpredictable, and the branch was
-        // most of the set-up's time. A blank cell ORs zeros into digit 16's entries.
-        let mut conflict = 0;
-        for (cell, &value) in grid.cells().iter().enumerate() {
-            let present = u32::from(value != 0);
-            let d = usize::from(value.wrapping_sub(1)) % SIDE;
-            let (row, col) = (cell / SIDE, cell % SIDE);
-            let b = row / 4 * 4 + col / 4;
-            conflict |= (rows[d] >> row | cols[d] >> col | boxes[d] >> b) & present;
-            rows[d] |= present << row;
-            cols[d] |= present << col;
-            boxes[d] |= present << b;
-            clues[d][cell / 64] |= u64::from(present) << (cell % 64);
-        }
-        if conflict & 1 != 0 {
-            // Two clues share a digit in some unit: which one does not matter, since the
-            // search stops here.
-            return Err(Contradiction(0));
-        }
+        let mut counts = [0u64; SIDE];
         let mut placed = [0u64; 4];
-        for plane in &clues {
-            for (all, &word) in placed.iter_mut().zip(plane) {
-                *all |= word;
+        for (w, chunk) in grid.cells().chunks_exact(64).enumerate() {
+            let mut given = chunk
+                .iter()
+                .enumerate()
+                .fold(0u64, |mask, (i, &v)| mask | u64::from(v != 0) << i);
+            placed[w] = given;
+            while given != 0 {
+                let i = given.trailing_zeros() as usize;
+                given &= given - 1;
+                let d = usize::from(chunk[i] - 1) % SIDE;
+                clues[d][w] |= 1 << i;
+                counts[d] += 1;
             }
         }
         let mut planes = [[0u64; 4]; SIDE];
         for d in 0..SIDE {
-            let columns = u64::from(cols[d]) * COLUMN;
+            let p = clues[d];
+            // Columns: the bands folded, then the rows of the fold.
+            let (mut once, mut twice) = (p[0], 0);
+            for &word in &p[1..] {
+                twice |= once & word;
+                once |= word;
+            }
+            let (once, twice) = fold_rows(once, twice);
+            let columns = once * COLUMN;
+            // Distinct rows and boxes holding the digit: as many as its clues, or two
+            // clues share one.
+            let (mut rows, mut boxes) = (0, 0);
             for w in 0..4 {
-                let taken = spread(rows[d] >> (4 * w), ROW, 16)
-                    | spread(boxes[d] >> (4 * w), BOX, 4)
-                    | columns
-                    | placed[w];
-                planes[d][w] = !taken | clues[d][w];
+                let x = p[w];
+                // Bit 16k: row k of the band holds the digit.
+                let y = x | x >> 8;
+                let y = y | y >> 4;
+                let y = y | y >> 2;
+                let y = (y | y >> 1) & COLUMN;
+                rows += y.wrapping_mul(COLUMN) >> 48;
+                // Bit 4b: box b of the band holds the digit.
+                let s = x | x >> 1;
+                let s = (s | s >> 2) & SEGMENTS;
+                let s = (s | s >> 16 | s >> 32 | s >> 48) & 0x1111;
+                boxes += (s * 0x1111) >> 12 & 0xF;
+                let taken = y * ROW | (s * 0xF) * COLUMN | columns | placed[w];
+                planes[d][w] = !taken | x;
+            }
+            if twice != 0 || rows != counts[d] || boxes != counts[d] {
+                // Which clues conflict does not matter, since the search stops here.
+                return Err(Contradiction(0));
             }
         }
         let mut board = Planes {
