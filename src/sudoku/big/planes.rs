@@ -66,6 +66,9 @@ pub(super) struct Planes {
     hidden_dirty: u32,
     /// The same for locked candidates.
     locked_dirty: u32,
+    /// The cells that lost a candidate since their word was last counted for naked
+    /// singles: a word without any has no new single nor empty cell, and is skipped.
+    shrunk: [u64; 4],
 }
 
 impl Planes {
@@ -84,14 +87,7 @@ impl Planes {
         }
         self.hidden_dirty |= touched;
         self.locked_dirty |= touched;
-        let col = cell % SIDE;
-        let plane = &mut self.planes[d];
-        for word in plane.iter_mut() {
-            *word &= !(COLUMN << col);
-        }
-        plane[w] &= !(ROW << (cell % 64 / SIDE * SIDE)) & !(BOX << (col / 4 * 4));
-        plane[w] |= bit;
-        self.placed[w] |= bit;
+        self.clear_peers(d, cell);
         Ok(())
     }
 
@@ -105,15 +101,26 @@ impl Planes {
         }
         self.hidden_dirty |= 1 << d;
         self.locked_dirty |= 1 << d;
+        self.clear_peers(d, cell);
+        Ok(())
+    }
+
+    /// Clears the row, column and box of `cell` but the cell itself in digit `d`'s
+    /// plane, noting the peers that lose the digit, and marks the cell placed.
+    #[inline(always)]
+    fn clear_peers(&mut self, d: usize, cell: usize) {
+        let (w, bit) = (cell / 64, 1u64 << (cell % 64));
         let col = cell % SIDE;
         let plane = &mut self.planes[d];
-        for word in plane.iter_mut() {
-            *word &= !(COLUMN << col);
+        let mut peers = [COLUMN << col; 4];
+        peers[w] |= (ROW << (cell % 64 / SIDE * SIDE)) | (BOX << (col / 4 * 4));
+        peers[w] &= !bit;
+        for ((word, shrunk), peers) in plane.iter_mut().zip(&mut self.shrunk).zip(peers) {
+            *shrunk |= *word & peers;
+            *word &= !peers;
         }
-        plane[w] &= !(ROW << (cell % 64 / SIDE * SIDE)) & !(BOX << (col / 4 * 4));
         plane[w] |= bit;
         self.placed[w] |= bit;
-        Ok(())
     }
 
     /// Whether every cell is placed.
@@ -136,6 +143,11 @@ impl Planes {
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
         for w in 0..4 {
+            // The last round of a cascade finds nothing; here it counts only the words
+            // where a cell lost a candidate since.
+            if std::mem::take(&mut self.shrunk[w]) == 0 {
+                continue;
+            }
             let (mut once, mut twice) = (0, 0);
             for plane in &self.planes {
                 twice |= once & plane[w];
@@ -295,7 +307,9 @@ impl Planes {
             }
             let mut cleared = false;
             for w in 0..4 {
-                cleared |= p[w] & clear[w] != 0;
+                let lost = p[w] & clear[w];
+                cleared |= lost != 0;
+                self.shrunk[w] |= lost;
                 plane[w] = p[w] & !clear[w];
             }
             if cleared {
@@ -398,7 +412,7 @@ impl Node for Planes {
                 let s = (s | s >> 2) & SEGMENTS;
                 let s = (s | s >> 16 | s >> 32 | s >> 48) & 0x1111;
                 boxes += (s * 0x1111) >> 12 & 0xF;
-                let taken = y * ROW | (s * 0xF) * COLUMN | columns | placed[w];
+                let taken = (y * ROW) | ((s * 0xF) * COLUMN) | columns | placed[w];
                 planes[d][w] = !taken | x;
             }
             if twice != 0 || rows != counts[d] || boxes != counts[d] {
@@ -411,6 +425,7 @@ impl Node for Planes {
             placed,
             hidden_dirty: u32::MAX >> SIDE,
             locked_dirty: u32::MAX >> SIDE,
+            shrunk: [u64::MAX; 4],
         };
         board.propagate()?;
         Ok(board)
@@ -423,6 +438,7 @@ impl Node for Planes {
 
     fn take_out(&mut self, cell: usize, digit: u32, _: &mut Queue) -> Result<(), Contradiction> {
         self.planes[digit.trailing_zeros() as usize][cell / 64] &= !(1 << (cell % 64));
+        self.shrunk[cell / 64] |= 1 << (cell % 64);
         self.hidden_dirty |= digit;
         self.locked_dirty |= digit;
         self.propagate()

@@ -9,12 +9,16 @@
 //! 5-bit box segments. A placed cell keeps its digit's bit, so a unit without a digit's
 //! bit has no place left for it.
 //!
-//! Measured on generated-25x25-easy-40.txt (docs/performance.md): the cell-major
-//! [`Board`](super::board::Board) spent three quarters of an easy puzzle's time placing
-//! digits, 75 peers each, cell by cell.
+//! It serves the set-up only: the clues and their propagation, after which the search
+//! goes on with the cell-major [`Board`], whose nodes are cheaper (measured on
+//! generated-25x25-hard-30.txt, docs/performance.md: a guess cost about 50 µs here
+//! against 35 µs there, since each round of naked singles here counts every cell again
+//! where the cell-major board follows a queue). The set-up is where this board wins: the
+//! cell-major board spent three quarters of an easy puzzle's time placing digits, 75
+//! peers each, cell by cell; here an easy puzzle takes half the time.
 
-use super::board::{Contradiction, Queue};
-use super::search::Node;
+use super::board::{Board, Contradiction};
+use super::shape::Box5;
 use crate::sudoku::Grid;
 
 /// Digits, and cells per unit.
@@ -325,28 +329,23 @@ impl Planes25 {
         }
     }
 
-    /// Each cell's candidates (its digit once placed) as a mask, row-major.
-    #[cfg(test)]
-    pub(super) fn candidate_masks(&self) -> Vec<u32> {
-        (0..CELLS)
-            .map(|cell| {
-                (0..SIDE)
-                    .filter(|&d| self.planes[d][cell / SIDE] >> (cell % SIDE) & 1 != 0)
-                    .fold(0, |mask, d| mask | 1 << d)
-            })
-            .collect()
+    /// The cell-major board of the same candidates, for the search.
+    pub(super) fn into_board(self) -> Board<Box5> {
+        let mut masks = [0u32; CELLS];
+        for (d, plane) in self.planes.iter().enumerate() {
+            for (r, &row) in plane.iter().enumerate() {
+                let mut cells = row;
+                while cells != 0 {
+                    masks[r * SIDE + cells.trailing_zeros() as usize] |= 1 << d;
+                    cells &= cells - 1;
+                }
+            }
+        }
+        Board::from_fixed_point(&masks)
     }
 
-    /// The lowest digit (0-based) `cell` may hold.
-    fn first_digit(&self, cell: usize) -> usize {
-        (0..SIDE)
-            .find(|&d| self.planes[d][cell / SIDE] >> (cell % SIDE) & 1 != 0)
-            .unwrap_or(SIDE - 1)
-    }
-}
-
-impl Node for Planes25 {
-    fn from_grid(grid: &Grid, _: &mut Queue) -> Result<Self, Contradiction> {
+    /// The board of `grid`'s clues, propagated; `Err` if they contradict each other.
+    pub(super) fn from_grid(grid: &Grid) -> Result<Self, Contradiction> {
         // The clues are set in bulk, as on the 16×16 board: per digit, the rows, columns
         // and boxes that hold it, then each plane's rows from those. The loop visits the
         // clues alone, found from a mask of each row's nonzero cells: a branch on each
@@ -402,74 +401,5 @@ impl Node for Planes25 {
         };
         board.propagate()?;
         Ok(board)
-    }
-
-    fn put(&mut self, cell: usize, digit: u32, _: &mut Queue) -> Result<(), Contradiction> {
-        self.place(digit.trailing_zeros() as usize, cell)?;
-        self.propagate()
-    }
-
-    fn take_out(&mut self, cell: usize, digit: u32, _: &mut Queue) -> Result<(), Contradiction> {
-        self.planes[digit.trailing_zeros() as usize][cell / SIDE] &= !(1 << (cell % SIDE));
-        self.hidden_dirty |= digit;
-        self.locked_dirty |= digit;
-        self.propagate()
-    }
-
-    fn is_solved(&self) -> bool {
-        self.solved()
-    }
-
-    fn values(&self) -> Vec<u8> {
-        let mut values = vec![0; CELLS];
-        for (d, plane) in self.planes.iter().enumerate() {
-            for (r, &row) in plane.iter().enumerate() {
-                let mut cells = row;
-                while cells != 0 {
-                    values[r * SIDE + cells.trailing_zeros() as usize] = d as u8 + 1;
-                    cells &= cells - 1;
-                }
-            }
-        }
-        values
-    }
-
-    /// The open cell with the fewest candidates per weight of its units, as
-    /// [`Board::guess`](super::board::Board) chooses, and its lowest digit. The
-    /// candidates are counted bit-sliced over the planes, a 5-bit counter per cell.
-    fn guess(&self, weights: &[u32]) -> (usize, u32) {
-        let mut counter = [[0u32; SIDE]; 5];
-        for plane in &self.planes {
-            for r in 0..SIDE {
-                let mut carry = plane[r];
-                for bits in &mut counter {
-                    let next = bits[r] & carry;
-                    bits[r] ^= carry;
-                    carry = next;
-                }
-            }
-        }
-        // (candidates, weight) of the best cell so far, compared as fractions. It starts
-        // above every open cell's (at most 25 candidates, weight at least 1), small enough
-        // that the products stay far inside `u64`.
-        let mut best = (SIDE as u64 + 1, 1u64, 0);
-        for r in 0..SIDE {
-            let mut open = !self.placed[r] & FULL;
-            while open != 0 {
-                let c = open.trailing_zeros() as usize;
-                open &= open - 1;
-                let count = counter
-                    .iter()
-                    .rev()
-                    .fold(0, |n, bits| n << 1 | u64::from(bits[r] >> c & 1));
-                let weight = u64::from(weights[r])
-                    + u64::from(weights[SIDE + c])
-                    + u64::from(weights[2 * SIDE + r / 5 * 5 + c / 5]);
-                if count * best.1 < best.0 * weight {
-                    best = (count, weight, r * SIDE + c);
-                }
-            }
-        }
-        (best.2, 1 << self.first_digit(best.2))
     }
 }

@@ -89,9 +89,4 @@ shape!(
     4,
     "16×16 grids (tests only: the solver has its own 16×16 board, `Planes`)."
 );
-#[cfg(test)]
-shape!(
-    Box5,
-    5,
-    "25×25 grids (tests only: the solver has its own 25×25 board, `Planes25`)."
-);
+shape!(Box5, 5, "25×25 grids.");
