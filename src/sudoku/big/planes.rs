@@ -46,10 +46,19 @@ fn rows_held(word: u64) -> u64 {
     (y | y >> 1) & COLUMN
 }
 
-/// Whether `x` has exactly one bit set.
+/// Bit `4k` set when the `k`-th 4-bit group of `word` holds any bit.
 #[inline(always)]
-fn single(x: u64) -> bool {
-    x != 0 && x & (x - 1) == 0
+fn nibbles_held(word: u64) -> u64 {
+    (word | word >> 1 | word >> 2 | word >> 3) & SEGMENTS
+}
+
+/// The groups of `word` (16-bit rows or 4-bit segments, as `held` flags them by their
+/// lowest bit) that hold exactly one bit: each nonempty group less its lowest bit (one
+/// subtracted per nonempty group, so nothing borrows across groups) holds none.
+#[inline(always)]
+fn one_per_group(word: u64, held: fn(u64) -> u64) -> u64 {
+    let nonempty = held(word);
+    nonempty & !held(word & word.wrapping_sub(nonempty))
 }
 
 /// Folds four 16-bit values (the rows of a band, or the columns' folds of the bands)
@@ -221,11 +230,8 @@ impl Planes {
                     let k = (!held & COLUMN).trailing_zeros() / 16;
                     return Err(Contradiction(1 << (4 * w as u32 + k)));
                 }
-                // Each row without its lowest place (no row is empty, so the subtraction
-                // borrows within rows): the rows left empty had one place. Branch-free,
-                // where a test per row cost a tenth of the scan.
-                let rest = word & word.wrapping_sub(COLUMN);
-                let rows = (rows_held(rest) ^ COLUMN) * ROW;
+                // Branch-free, where a test per row cost a tenth of the scan.
+                let rows = one_per_group(word, rows_held) * ROW;
                 // Boxes: the band's rows folded, then each box's four columns.
                 let (o, t) = fold_rows(word, 0);
                 let (o1, o2) = (o & 0x5555, (o >> 1) & 0x5555);
@@ -263,43 +269,46 @@ impl Planes {
             digits &= digits - 1;
             let plane = &mut self.planes[d];
             let p = *plane;
+            // Branch-free, all rows and boxes of a band at once (each test of a row or
+            // a box was an unpredictable branch).
             let mut clear = [0u64; 4];
-            // Per band, the columns that have the digit somewhere in the band.
-            let mut columns = [0u64; 4];
+            // Per band, the columns that have the digit somewhere in the band, and those
+            // that are the only such column of their box.
+            let (mut columns, mut pointing) = ([0u64; 4], [0u64; 4]);
             for w in 0..4 {
                 let x = p[w];
                 // Bit 16k + 4b set when row k of the band has the digit in box b.
                 let n = x | x >> 1;
                 let n = (n | n >> 2) & SEGMENTS;
-                for k in 0..4 {
-                    let boxes = (n >> (16 * k)) & 0x1111;
-                    if single(boxes) {
-                        // Claiming: the row's places lie in one box.
-                        clear[w] |= (BOX << boxes.trailing_zeros()) & !(ROW << (16 * k));
-                    }
-                }
+                // Claiming: a row whose places lie in one box clears that box's other
+                // rows (row k: the boxes claimed by the other rows).
+                let claimed = (n & (one_per_group(n, rows_held) * ROW)) * 0xF;
+                let (by_any, by_two) = fold_rows(claimed, 0);
+                clear[w] |= ((by_any * COLUMN) & !claimed) | (by_two * COLUMN);
+                // Pointing: a box whose places lie in one row clears the rest of that row
+                // (all of it when two boxes point at it).
+                let (o, t) = fold_rows(n, 0);
+                let pointed = n & ((o & !t) * COLUMN);
+                let rows = rows_held(pointed);
+                let twice = rows & !one_per_group(pointed, rows_held);
+                clear[w] |= (rows * ROW) & !((pointed * 0xF) & !(twice * ROW));
                 let c = x | x >> 32;
                 let c = (c | c >> 16) & ROW;
                 columns[w] = c;
-                for b in 0..4 {
-                    let rows = (n >> (4 * b)) & COLUMN;
-                    if single(rows) {
-                        // Pointing: the box's places lie in one row.
-                        clear[w] |= (ROW << rows.trailing_zeros()) & !(BOX << (4 * b));
-                    }
-                    let cols = (c >> (4 * b)) & 0xF;
-                    if single(cols) {
-                        // Pointing: the box's places lie in one column.
-                        let col = COLUMN << (4 * b + cols.trailing_zeros() as usize);
-                        for (v, other) in clear.iter_mut().enumerate() {
-                            if v != w {
-                                *other |= col;
-                            }
-                        }
-                    }
-                }
+                pointing[w] = c & (one_per_group(c, nibbles_held) * 0xF);
             }
-            // Claiming: a column whose places lie in one band, hence in one box.
+            // Pointing: a box whose places lie in one column clears it in the other
+            // bands (band w: the columns pointed at from the other bands).
+            let (mut once, mut twice) = (0, 0);
+            for &c in &pointing {
+                twice |= once & c;
+                once |= c;
+            }
+            for (w, &c) in pointing.iter().enumerate() {
+                clear[w] |= ((once & !c) | twice) * COLUMN;
+            }
+            // Claiming: a column whose places lie in one band, hence in one box, clears
+            // the box's other columns (all of them when two columns of a box do so).
             let (mut once, mut twice) = (0, 0);
             for &c in &columns {
                 twice |= once & c;
@@ -307,12 +316,11 @@ impl Planes {
             }
             let only = once & !twice;
             for (w, &c) in columns.iter().enumerate() {
-                let mut own = c & only;
-                while own != 0 {
-                    let col = own.trailing_zeros() as usize;
-                    own &= own - 1;
-                    clear[w] |= (BOX << (col / 4 * 4)) & !(COLUMN << col);
-                }
+                let own = c & only;
+                let boxes = nibbles_held(own);
+                let shared = boxes & !one_per_group(own, nibbles_held);
+                let keep = own & !(shared * 0xF);
+                clear[w] |= ((boxes * 0xF) & !keep) * COLUMN;
             }
             let mut cleared = false;
             for w in 0..4 {
