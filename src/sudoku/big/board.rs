@@ -90,6 +90,27 @@ impl<S: Shape> Board<S> {
         Ok(board)
     }
 
+    /// The board whose cells hold `masks` (a bit per candidate digit), propagated to a
+    /// fixed point elsewhere (the 25×25 set-up, [`Planes25`](super::planes25::Planes25)):
+    /// the cells left with one candidate are the placed ones, and no unit awaits a scan.
+    pub(super) fn from_fixed_point(masks: &[u32]) -> Self {
+        let mut board = Board {
+            cells: S::all_candidates(),
+            dirty: 0,
+            unplaced: 0,
+            shape: PhantomData,
+        };
+        for (cell, &mask) in masks.iter().enumerate() {
+            if mask & (mask - 1) == 0 {
+                board.set(cell, mask | PLACED);
+            } else {
+                board.set(cell, mask);
+                board.unplaced += 1;
+            }
+        }
+        board
+    }
+
     /// The mask of `cell`.
     #[inline(always)]
     fn at(&self, cell: usize) -> u32 {

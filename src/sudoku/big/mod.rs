@@ -6,7 +6,9 @@
 //! the loops over a unit run a constant number of times. 16×16 grids have a board of
 //! their own, digit-major ([`planes`]: a 256-bit plane per digit), with the same
 //! deductions and the same search: its nodes cost a third to a half of the cell-major
-//! board's.
+//! board's. 25×25 grids are set up on a digit-major board too ([`planes25`]: a 25-bit
+//! mask per row and digit), which hands its fixed point to the cell-major board for the
+//! search.
 //!
 //! Propagation runs to a fixed point: naked singles (a placed digit leaves its row, column
 //! and box at once, queueing the peers left with one digit), then hidden singles and
@@ -22,12 +24,15 @@
 
 mod board;
 mod planes;
+mod planes25;
 mod search;
 mod shape;
 
 use board::{Board, Queue};
 use planes::Planes;
+use planes25::Planes25;
 use search::Frame;
+use search::Node;
 use shape::{Box2, Box3, Box5, Shape};
 
 use super::{Grid, SearchResult};
@@ -70,12 +75,31 @@ impl BigSolver {
         let limit = limit.max(1);
         let queue = &mut self.queue;
         match grid.box_size() {
-            2 => search::solve(grid, limit, meter, &mut self.stack2, queue),
-            3 => search::solve(grid, limit, meter, &mut self.stack3, queue),
-            4 => search::solve(grid, limit, meter, &mut self.stack4, queue),
+            2 => search::solve(
+                Node::from_grid(grid, queue),
+                limit,
+                meter,
+                &mut self.stack2,
+                queue,
+            ),
+            3 => search::solve(
+                Node::from_grid(grid, queue),
+                limit,
+                meter,
+                &mut self.stack3,
+                queue,
+            ),
+            4 => search::solve(
+                Node::from_grid(grid, queue),
+                limit,
+                meter,
+                &mut self.stack4,
+                queue,
+            ),
             _ => {
                 debug_assert_eq!(grid.box_size(), Box5::BOX, "grids have boxes of 2 to 5");
-                search::solve(grid, limit, meter, &mut self.stack5, queue)
+                let root = Planes25::from_grid(grid).map(Planes25::into_board);
+                search::solve(root, limit, meter, &mut self.stack5, queue)
             }
         }
     }

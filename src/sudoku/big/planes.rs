@@ -37,18 +37,28 @@ fn units_of(cell: usize) -> u128 {
     1 << row | 1 << (SIDE + col) | 1 << (2 * SIDE + row / 4 * 4 + col / 4)
 }
 
-/// The union of `unit << (step * k)` over the bits `k` set among the low four of `bits`.
+/// Bit `16k` set when row `k` of the band `word` holds any bit.
 #[inline(always)]
-fn spread(bits: u32, unit: u64, step: u32) -> u64 {
-    (0..4)
-        .filter(|k| bits >> k & 1 != 0)
-        .fold(0, |mask, k| mask | unit << (step * k))
+fn rows_held(word: u64) -> u64 {
+    let y = word | word >> 8;
+    let y = y | y >> 4;
+    let y = y | y >> 2;
+    (y | y >> 1) & COLUMN
 }
 
-/// Whether `x` has exactly one bit set.
+/// Bit `4k` set when the `k`-th 4-bit group of `word` holds any bit.
 #[inline(always)]
-fn single(x: u64) -> bool {
-    x != 0 && x & (x - 1) == 0
+fn nibbles_held(word: u64) -> u64 {
+    (word | word >> 1 | word >> 2 | word >> 3) & SEGMENTS
+}
+
+/// The groups of `word` (16-bit rows or 4-bit segments, as `held` flags them by their
+/// lowest bit) that hold exactly one bit: each nonempty group less its lowest bit (one
+/// subtracted per nonempty group, so nothing borrows across groups) holds none.
+#[inline(always)]
+fn one_per_group(word: u64, held: fn(u64) -> u64) -> u64 {
+    let nonempty = held(word);
+    nonempty & !held(word & word.wrapping_sub(nonempty))
 }
 
 /// Folds four 16-bit values (the rows of a band, or the columns' folds of the bands)
@@ -74,6 +84,9 @@ pub(super) struct Planes {
     hidden_dirty: u32,
     /// The same for locked candidates.
     locked_dirty: u32,
+    /// The cells that lost a candidate since their word was last counted for naked
+    /// singles: a word without any has no new single nor empty cell, and is skipped.
+    shrunk: [u64; 4],
 }
 
 impl Planes {
@@ -92,15 +105,40 @@ impl Planes {
         }
         self.hidden_dirty |= touched;
         self.locked_dirty |= touched;
+        self.clear_peers(d, cell);
+        Ok(())
+    }
+
+    /// Puts digit `d` in `cell`, which has no other candidate: the digit leaves the
+    /// cell's row, column and box. `Err` if a single placed before took the digit.
+    #[inline(always)]
+    fn place_single(&mut self, d: usize, cell: usize) -> Result<(), Contradiction> {
+        let (w, bit) = (cell / 64, 1u64 << (cell % 64));
+        if self.planes[d][w] & bit == 0 {
+            return Err(Contradiction(units_of(cell)));
+        }
+        self.hidden_dirty |= 1 << d;
+        self.locked_dirty |= 1 << d;
+        self.clear_peers(d, cell);
+        Ok(())
+    }
+
+    /// Clears the row, column and box of `cell` but the cell itself in digit `d`'s
+    /// plane, noting the peers that lose the digit, and marks the cell placed.
+    #[inline(always)]
+    fn clear_peers(&mut self, d: usize, cell: usize) {
+        let (w, bit) = (cell / 64, 1u64 << (cell % 64));
         let col = cell % SIDE;
         let plane = &mut self.planes[d];
-        for word in plane.iter_mut() {
-            *word &= !(COLUMN << col);
+        let mut peers = [COLUMN << col; 4];
+        peers[w] |= (ROW << (cell % 64 / SIDE * SIDE)) | (BOX << (col / 4 * 4));
+        peers[w] &= !bit;
+        for ((word, shrunk), peers) in plane.iter_mut().zip(&mut self.shrunk).zip(peers) {
+            *shrunk |= *word & peers;
+            *word &= !peers;
         }
-        plane[w] &= !(ROW << (cell % 64 / SIDE * SIDE)) & !(BOX << (col / 4 * 4));
         plane[w] |= bit;
         self.placed[w] |= bit;
-        Ok(())
     }
 
     /// Whether every cell is placed.
@@ -110,6 +148,12 @@ impl Planes {
 
     /// Places the open cells left with one candidate; `Err` if a cell has none. True if
     /// it placed any.
+    ///
+    /// A single's digit is read from four words that hold each digit's bits bit-sliced
+    /// (cell `i` of `index[k]` is bit `k` of its digit), gathered in the counting pass,
+    /// and only that digit's plane changes: the other planes already lack the cell.
+    /// Searching the planes for the digit and clearing the cell in all sixteen was half
+    /// of an easy puzzle's time (docs/performance.md).
     // Out of line, like the two deductions below, so that a profile shows each one's
     // share (docs/performance.md); whether inlining them into `propagate` pays was not
     // measured.
@@ -117,11 +161,25 @@ impl Planes {
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
         for w in 0..4 {
+            // The last round of a cascade finds nothing; here it counts only the words
+            // where a cell lost a candidate since.
+            if std::mem::take(&mut self.shrunk[w]) == 0 {
+                continue;
+            }
             let (mut once, mut twice) = (0, 0);
             for plane in &self.planes {
                 twice |= once & plane[w];
                 once |= plane[w];
             }
+            // Spelled out per bit, with constant trip counts, so that it unrolls: a loop
+            // testing each digit's bits did not, and cost as much as the count above.
+            let word = |d: usize| self.planes[d][w];
+            let index = [
+                (0..8).fold(0, |bits, k| bits | word(2 * k + 1)),
+                (0..4).fold(0, |bits, k| bits | word(4 * k + 2) | word(4 * k + 3)),
+                (4..8).fold(0, |bits, k| bits | word(k) | word(k + 8)),
+                (8..16).fold(0, |bits, d| bits | word(d)),
+            ];
             if once != u64::MAX {
                 let cell = w * 64 + (!once).trailing_zeros() as usize;
                 return Err(Contradiction(units_of(cell)));
@@ -129,14 +187,13 @@ impl Planes {
             let mut singles = once & !twice & !self.placed[w];
             found |= singles != 0;
             while singles != 0 {
-                let cell = w * 64 + singles.trailing_zeros() as usize;
+                let b = singles.trailing_zeros();
                 singles &= singles - 1;
-                // A single placed before in this loop may have taken this cell's digit.
-                let bit = 1u64 << (cell % 64);
-                let Some(d) = self.planes.iter().position(|p| p[w] & bit != 0) else {
-                    return Err(Contradiction(units_of(cell)));
-                };
-                self.place(d, cell)?;
+                let d = index
+                    .iter()
+                    .rev()
+                    .fold(0, |d, bits| d << 1 | (bits >> b & 1) as usize);
+                self.place_single(d, w * 64 + b as usize)?;
             }
         }
         Ok(found)
@@ -168,16 +225,13 @@ impl Planes {
             for w in 0..4 {
                 let word = p[w];
                 // Rows.
-                let mut rows = 0;
-                for k in 0..4 {
-                    let row = (word >> (16 * k)) & ROW;
-                    if row == 0 {
-                        return Err(Contradiction(1 << (4 * w + k)));
-                    }
-                    if row & (row - 1) == 0 {
-                        rows |= row << (16 * k);
-                    }
+                let held = rows_held(word);
+                if held != COLUMN {
+                    let k = (!held & COLUMN).trailing_zeros() / 16;
+                    return Err(Contradiction(1 << (4 * w as u32 + k)));
                 }
+                // Branch-free, where a test per row cost a tenth of the scan.
+                let rows = one_per_group(word, rows_held) * ROW;
                 // Boxes: the band's rows folded, then each box's four columns.
                 let (o, t) = fold_rows(word, 0);
                 let (o1, o2) = (o & 0x5555, (o >> 1) & 0x5555);
@@ -215,43 +269,46 @@ impl Planes {
             digits &= digits - 1;
             let plane = &mut self.planes[d];
             let p = *plane;
+            // Branch-free, all rows and boxes of a band at once (each test of a row or
+            // a box was an unpredictable branch).
             let mut clear = [0u64; 4];
-            // Per band, the columns that have the digit somewhere in the band.
-            let mut columns = [0u64; 4];
+            // Per band, the columns that have the digit somewhere in the band, and those
+            // that are the only such column of their box.
+            let (mut columns, mut pointing) = ([0u64; 4], [0u64; 4]);
             for w in 0..4 {
                 let x = p[w];
                 // Bit 16k + 4b set when row k of the band has the digit in box b.
                 let n = x | x >> 1;
                 let n = (n | n >> 2) & SEGMENTS;
-                for k in 0..4 {
-                    let boxes = (n >> (16 * k)) & 0x1111;
-                    if single(boxes) {
-                        // Claiming: the row's places lie in one box.
-                        clear[w] |= (BOX << boxes.trailing_zeros()) & !(ROW << (16 * k));
-                    }
-                }
+                // Claiming: a row whose places lie in one box clears that box's other
+                // rows (row k: the boxes claimed by the other rows).
+                let claimed = (n & (one_per_group(n, rows_held) * ROW)) * 0xF;
+                let (by_any, by_two) = fold_rows(claimed, 0);
+                clear[w] |= ((by_any * COLUMN) & !claimed) | (by_two * COLUMN);
+                // Pointing: a box whose places lie in one row clears the rest of that row
+                // (all of it when two boxes point at it).
+                let (o, t) = fold_rows(n, 0);
+                let pointed = n & ((o & !t) * COLUMN);
+                let rows = rows_held(pointed);
+                let twice = rows & !one_per_group(pointed, rows_held);
+                clear[w] |= (rows * ROW) & !((pointed * 0xF) & !(twice * ROW));
                 let c = x | x >> 32;
                 let c = (c | c >> 16) & ROW;
                 columns[w] = c;
-                for b in 0..4 {
-                    let rows = (n >> (4 * b)) & COLUMN;
-                    if single(rows) {
-                        // Pointing: the box's places lie in one row.
-                        clear[w] |= (ROW << rows.trailing_zeros()) & !(BOX << (4 * b));
-                    }
-                    let cols = (c >> (4 * b)) & 0xF;
-                    if single(cols) {
-                        // Pointing: the box's places lie in one column.
-                        let col = COLUMN << (4 * b + cols.trailing_zeros() as usize);
-                        for (v, other) in clear.iter_mut().enumerate() {
-                            if v != w {
-                                *other |= col;
-                            }
-                        }
-                    }
-                }
+                pointing[w] = c & (one_per_group(c, nibbles_held) * 0xF);
             }
-            // Claiming: a column whose places lie in one band, hence in one box.
+            // Pointing: a box whose places lie in one column clears it in the other
+            // bands (band w: the columns pointed at from the other bands).
+            let (mut once, mut twice) = (0, 0);
+            for &c in &pointing {
+                twice |= once & c;
+                once |= c;
+            }
+            for (w, &c) in pointing.iter().enumerate() {
+                clear[w] |= ((once & !c) | twice) * COLUMN;
+            }
+            // Claiming: a column whose places lie in one band, hence in one box, clears
+            // the box's other columns (all of them when two columns of a box do so).
             let (mut once, mut twice) = (0, 0);
             for &c in &columns {
                 twice |= once & c;
@@ -259,16 +316,17 @@ impl Planes {
             }
             let only = once & !twice;
             for (w, &c) in columns.iter().enumerate() {
-                let mut own = c & only;
-                while own != 0 {
-                    let col = own.trailing_zeros() as usize;
-                    own &= own - 1;
-                    clear[w] |= (BOX << (col / 4 * 4)) & !(COLUMN << col);
-                }
+                let own = c & only;
+                let boxes = nibbles_held(own);
+                let shared = boxes & !one_per_group(own, nibbles_held);
+                let keep = own & !(shared * 0xF);
+                clear[w] |= ((boxes * 0xF) & !keep) * COLUMN;
             }
             let mut cleared = false;
             for w in 0..4 {
-                cleared |= p[w] & clear[w] != 0;
+                let lost = p[w] & clear[w];
+                cleared |= lost != 0;
+                self.shrunk[w] |= lost;
                 plane[w] = p[w] & !clear[w];
             }
             if cleared {
@@ -320,40 +378,59 @@ impl Planes {
 
 impl Node for Planes {
     fn from_grid(grid: &Grid, _: &mut Queue) -> Result<Self, Contradiction> {
-        // The clues are set in bulk rather than placed one by one: per digit, the rows,
-        // columns and boxes that hold it, then each plane from those in a few word
-        // operations (placing 150 clues one by one was a third of an easy puzzle's time).
-        let (mut rows, mut cols, mut boxes) = ([0u32; SIDE], [0u32; SIDE], [0u32; SIDE]);
+        // The clues are set in bulk rather than placed one by one (placing 150 clues one
+        // by one was a third of an easy puzzle's time): each clue's bit in its digit's
+        // plane, then per digit the rows, columns and boxes that hold it, folded from its
+        // plane in a few word operations, and the plane from those. The loop visits the
+        // clues alone, found from a mask of the nonzero cells: a branch on each cell
+        // (whether it holds a clue is unpredictable) and per-cell bookkeeping were most
+        // of the set-up's time.
         let mut clues = [[0u64; 4]; SIDE];
-        for (cell, &value) in grid.cells().iter().enumerate() {
-            if value != 0 {
-                let d = usize::from(value) - 1;
-                let (row, col) = (cell / SIDE, cell % SIDE);
-                let b = row / 4 * 4 + col / 4;
-                if (rows[d] >> row | cols[d] >> col | boxes[d] >> b) & 1 != 0 {
-                    return Err(Contradiction(units_of(cell)));
-                }
-                rows[d] |= 1 << row;
-                cols[d] |= 1 << col;
-                boxes[d] |= 1 << b;
-                clues[d][cell / 64] |= 1 << (cell % 64);
-            }
-        }
+        let mut counts = [0u64; SIDE];
         let mut placed = [0u64; 4];
-        for plane in &clues {
-            for (all, &word) in placed.iter_mut().zip(plane) {
-                *all |= word;
+        for (w, chunk) in grid.cells().chunks_exact(64).enumerate() {
+            let mut given = chunk
+                .iter()
+                .enumerate()
+                .fold(0u64, |mask, (i, &v)| mask | u64::from(v != 0) << i);
+            placed[w] = given;
+            while given != 0 {
+                let i = given.trailing_zeros() as usize;
+                given &= given - 1;
+                let d = usize::from(chunk[i] - 1) % SIDE;
+                clues[d][w] |= 1 << i;
+                counts[d] += 1;
             }
         }
         let mut planes = [[0u64; 4]; SIDE];
         for d in 0..SIDE {
-            let columns = u64::from(cols[d]) * COLUMN;
+            let p = clues[d];
+            // Columns: the bands folded, then the rows of the fold.
+            let (mut once, mut twice) = (p[0], 0);
+            for &word in &p[1..] {
+                twice |= once & word;
+                once |= word;
+            }
+            let (once, twice) = fold_rows(once, twice);
+            let columns = once * COLUMN;
+            // Distinct rows and boxes holding the digit: as many as its clues, or two
+            // clues share one.
+            let (mut rows, mut boxes) = (0, 0);
             for w in 0..4 {
-                let taken = spread(rows[d] >> (4 * w), ROW, 16)
-                    | spread(boxes[d] >> (4 * w), BOX, 4)
-                    | columns
-                    | placed[w];
-                planes[d][w] = !taken | clues[d][w];
+                let x = p[w];
+                let y = rows_held(x);
+                rows += y.wrapping_mul(COLUMN) >> 48;
+                // Bit 4b: box b of the band holds the digit.
+                let s = x | x >> 1;
+                let s = (s | s >> 2) & SEGMENTS;
+                let s = (s | s >> 16 | s >> 32 | s >> 48) & 0x1111;
+                boxes += (s * 0x1111) >> 12 & 0xF;
+                let taken = (y * ROW) | ((s * 0xF) * COLUMN) | columns | placed[w];
+                planes[d][w] = !taken | x;
+            }
+            if twice != 0 || rows != counts[d] || boxes != counts[d] {
+                // Which clues conflict does not matter, since the search stops here.
+                return Err(Contradiction(0));
             }
         }
         let mut board = Planes {
@@ -361,6 +438,7 @@ impl Node for Planes {
             placed,
             hidden_dirty: u32::MAX >> SIDE,
             locked_dirty: u32::MAX >> SIDE,
+            shrunk: [u64::MAX; 4],
         };
         board.propagate()?;
         Ok(board)
@@ -373,6 +451,7 @@ impl Node for Planes {
 
     fn take_out(&mut self, cell: usize, digit: u32, _: &mut Queue) -> Result<(), Contradiction> {
         self.planes[digit.trailing_zeros() as usize][cell / 64] &= !(1 << (cell % 64));
+        self.shrunk[cell / 64] |= 1 << (cell % 64);
         self.hidden_dirty |= digit;
         self.locked_dirty |= digit;
         self.propagate()
@@ -399,13 +478,14 @@ impl Node for Planes {
     /// The open cell with the fewest candidates per weight of its units, as
     /// [`Board::guess`](super::board::Board) chooses, and its lowest digit. The
     /// candidates are counted bit-sliced over the planes, a 5-bit counter per cell.
+    ///
+    /// The cells are visited by their count of candidates, fewest first, and the visit
+    /// stops at the count that even the heaviest units could not make win: usually after
+    /// the cells of two or three candidates, where visiting every open cell was most of
+    /// the choice's time.
     fn guess(&self, weights: &[u32]) -> (usize, u32) {
-        // (candidates, weight) of the best cell so far, compared as fractions. It starts
-        // above every open cell's (at most 16 candidates, weight at least 1), small enough
-        // that the products stay far inside `u64`.
-        let mut best = (SIDE as u64 + 1, 1u64, 0);
-        for w in 0..4 {
-            let mut counter = [0u64; 5];
+        let mut counters = [[0u64; 5]; 4];
+        for (w, counter) in counters.iter_mut().enumerate() {
             for plane in &self.planes {
                 let mut carry = plane[w];
                 for bit in &mut counter[..4] {
@@ -415,21 +495,35 @@ impl Node for Planes {
                 }
                 counter[4] |= carry;
             }
-            let mut open = !self.placed[w];
-            while open != 0 {
-                let b = open.trailing_zeros();
-                open &= open - 1;
-                let count = counter
-                    .iter()
-                    .rev()
-                    .fold(0, |n, bits| n << 1 | (bits >> b & 1));
-                let cell = w * 64 + b as usize;
-                let (row, col) = (cell / SIDE, cell % SIDE);
-                let weight = u64::from(weights[row])
-                    + u64::from(weights[SIDE + col])
-                    + u64::from(weights[2 * SIDE + row / 4 * 4 + col / 4]);
-                if count * best.1 < best.0 * weight {
-                    best = (count, weight, cell);
+        }
+        let heaviest = |units: &[u32]| units.iter().copied().max().map_or(0, u64::from);
+        let heaviest = heaviest(&weights[..SIDE])
+            + heaviest(&weights[SIDE..2 * SIDE])
+            + heaviest(&weights[2 * SIDE..3 * SIDE]);
+        // (candidates, weight, cell) of the best cell so far, compared as fractions, ties
+        // going to the lower cell. It starts above every open cell's (at most 16
+        // candidates, weight at least 1), with products far inside `u64`.
+        let mut best = (SIDE as u64 + 1, 1u64, CELLS);
+        for count in 0..=SIDE as u64 {
+            if count * best.1 > best.0 * heaviest {
+                break;
+            }
+            for (w, counter) in counters.iter().enumerate() {
+                let mut cells = !self.placed[w];
+                for (k, &bits) in counter.iter().enumerate() {
+                    cells &= if count >> k & 1 != 0 { bits } else { !bits };
+                }
+                while cells != 0 {
+                    let cell = w * 64 + cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    let (row, col) = (cell / SIDE, cell % SIDE);
+                    let weight = u64::from(weights[row])
+                        + u64::from(weights[SIDE + col])
+                        + u64::from(weights[2 * SIDE + row / 4 * 4 + col / 4]);
+                    let (ours, theirs) = (count * best.1, best.0 * weight);
+                    if ours < theirs || (ours == theirs && cell < best.2) {
+                        best = (count, weight, cell);
+                    }
                 }
             }
         }

@@ -34,17 +34,18 @@ pub(super) struct Frame<B: Node> {
     pending: Option<(usize, u32, bool)>,
 }
 
-/// Counts the solutions of `grid` up to `limit` (at least 1), keeping the first, with
-/// `stack` and `queue` as scratch space.
+/// Counts the solutions below `root` (a grid's clues, propagated; `Err` if they
+/// contradict each other) up to `limit` (at least 1), keeping the first, with `stack` and
+/// `queue` as scratch space.
 pub(super) fn solve<B: Node>(
-    grid: &Grid,
+    root: Result<B, Contradiction>,
     limit: u64,
     meter: &mut Meter,
     stack: &mut Vec<Frame<B>>,
     queue: &mut Queue,
 ) -> SearchResult {
     let mut result = SearchResult::default();
-    let Ok(board) = B::from_grid(grid, queue) else {
+    let Ok(board) = root else {
         return result;
     };
     stack.clear();
