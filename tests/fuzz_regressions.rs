@@ -119,3 +119,91 @@ fn a_battleship_json_error_quotes_at_most_80_characters() {
     assert!(error.contains("at column 503"), "{error}");
     assert!(error.chars().count() < 250, "{error}");
 }
+
+#[test]
+fn a_record_of_lines_exactly_at_the_limit_is_not_too_long() {
+    // Found by fuzz target batch_run: a block (or a CSV record held open by a quote) whose
+    // text ended exactly at `--max-line-bytes` was counted one byte longer, its last line
+    // ending included, when the reading paused right after that line ending, and became a
+    // "longer than" error; with NUL bytes in it, the run then stopped as on binary data.
+    use puzzlebench::batch::{InputFormat, InputSpec, NoProgress, RunOptions};
+    use puzzlebench::puzzle::Puzzle;
+
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        // 49 + 1 + 14 = 64 bytes of text: exactly the limit; 1 + 30 + 1 + 30 + 1 = 63.
+        (
+            InputFormat::Blocks,
+            format!("{}\n{}\n", "1".repeat(49), "0".repeat(14)),
+            64,
+        ),
+        (
+            InputFormat::Blocks,
+            format!("{}\n{}\n", "1".repeat(49), "0".repeat(15)),
+            64,
+        ),
+        (
+            InputFormat::Csv,
+            format!("field\n\"{}\n{}\"\n", "1".repeat(30), "0".repeat(30)),
+            63,
+        ),
+        (
+            InputFormat::Csv,
+            format!("field\n\"{}\n{}\"\n", "1".repeat(30), "0".repeat(31)),
+            63,
+        ),
+    ];
+    for (format, text, max) in cases {
+        let path = dir.path().join("input");
+        std::fs::write(&path, &text).unwrap();
+        let input = InputSpec::new(path.to_str().unwrap(), Some(format)).with_max_line_bytes(max);
+        let job = puzzlebench::battleship::ValidatePuzzle::job(&Default::default(), "bitmask", &[])
+            .unwrap();
+        let mut rows = Vec::<String>::new();
+        struct Errors<'a>(&'a mut Vec<String>);
+        impl puzzlebench::batch::RowSink for Errors<'_> {
+            fn begin(&mut self, _: &[String]) -> std::io::Result<()> {
+                Ok(())
+            }
+            fn write_row(&mut self, row: &[puzzlebench::batch::Value]) -> std::io::Result<()> {
+                self.0.push(
+                    row.iter()
+                        .map(|v| v.to_text())
+                        .collect::<Vec<_>>()
+                        .join("|"),
+                );
+                Ok(())
+            }
+            fn finish(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let options = RunOptions {
+            threads: 1,
+            ..RunOptions::default()
+        };
+        let ran = puzzlebench::batch::run(
+            &job,
+            &[input],
+            &mut Errors(&mut rows),
+            &NoProgress,
+            &options,
+        );
+        assert!(ran.is_ok(), "{format:?} {max}: {ran:?}");
+        // (A CSV record too long is one error row, then reading goes on at the line after
+        // its quote's: a second row.)
+        assert!(!rows.is_empty(), "{rows:?}");
+        // The record's text: for CSV, after the header line, quotes included.
+        let record = match format {
+            InputFormat::Csv => text.split_once('\n').unwrap().1,
+            _ => &text,
+        };
+        let length = record.trim_end().len();
+        let too_long = rows[0].contains("longer than") || rows[0].contains("never closed within");
+        assert_eq!(
+            too_long,
+            length > max,
+            "{format:?}, {length} bytes, limit {max}: {rows:?}"
+        );
+    }
+}

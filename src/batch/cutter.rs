@@ -256,7 +256,10 @@ impl ChunkCutter {
                     }
                     LineEnd::NotYet { searched } => {
                         scan.searched = searched;
-                        if searched - scan.unit_start().0 > max {
+                        // Only text of the line begun counts: with none yet, the record
+                        // so far ends at the last line's text (its line ending is not
+                        // part of it), which `take_line` measured.
+                        if searched > scan.line_start && searched - scan.unit_start().0 > max {
                             return self.fault(scan, false);
                         }
                         break;
