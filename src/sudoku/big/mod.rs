@@ -23,6 +23,7 @@
 //! where it failed, which took a fifth of the guesses of a plain fewest-candidates choice.
 
 mod board;
+mod deductions;
 mod planes;
 mod planes25;
 mod search;

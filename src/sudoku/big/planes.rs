@@ -13,6 +13,7 @@
 //! units cell by cell; here each of those is a few dozen word operations.
 
 use super::board::{Contradiction, Queue};
+use super::deductions::Deductions;
 use super::search::Node;
 use crate::sudoku::Grid;
 
@@ -140,8 +141,9 @@ impl Planes {
         plane[w] |= bit;
         self.placed[w] |= bit;
     }
+}
 
-    /// Whether every cell is placed.
+impl Deductions for Planes {
     fn solved(&self) -> bool {
         self.placed.iter().all(|&w| w == u64::MAX)
     }
@@ -337,24 +339,9 @@ impl Planes {
         }
         changed
     }
+}
 
-    /// Applies every deduction to a fixed point: naked singles, hidden singles, and
-    /// locked candidates.
-    fn propagate(&mut self) -> Result<(), Contradiction> {
-        loop {
-            while self.naked_singles()? {}
-            if self.solved() {
-                return Ok(());
-            }
-            if self.hidden_singles()? {
-                continue;
-            }
-            if !self.locked_candidates() {
-                return Ok(());
-            }
-        }
-    }
-
+impl Planes {
     /// Each cell's candidates (its digit once placed) as a mask, row-major.
     #[cfg(test)]
     pub(super) fn candidate_masks(&self) -> Vec<u32> {

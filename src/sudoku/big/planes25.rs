@@ -18,6 +18,7 @@
 //! peers each, cell by cell; here an easy puzzle takes a third of the time.
 
 use super::board::{Board, Contradiction};
+use super::deductions::Deductions;
 use super::shape::Box5;
 use crate::sudoku::Grid;
 
@@ -107,8 +108,9 @@ impl Planes25 {
         plane[r] = 1 << c;
         self.placed[r] |= 1 << c;
     }
+}
 
-    /// Whether every cell is placed.
+impl Deductions for Planes25 {
     fn solved(&self) -> bool {
         self.placed.iter().all(|&row| row == FULL)
     }
@@ -311,24 +313,9 @@ impl Planes25 {
         }
         changed
     }
+}
 
-    /// Applies every deduction to a fixed point: naked singles, hidden singles, and
-    /// locked candidates.
-    fn propagate(&mut self) -> Result<(), Contradiction> {
-        loop {
-            while self.naked_singles()? {}
-            if self.solved() {
-                return Ok(());
-            }
-            if self.hidden_singles()? {
-                continue;
-            }
-            if !self.locked_candidates() {
-                return Ok(());
-            }
-        }
-    }
-
+impl Planes25 {
     /// The cell-major board of the same candidates, for the search.
     pub(super) fn into_board(self) -> Board<Box5> {
         let mut masks = [0u32; CELLS];
