@@ -1008,13 +1008,27 @@ fn chunk_size(nanos_per_record: u64, max: usize) -> usize {
     (fitting as usize).clamp(1, max)
 }
 
-/// Records per chunk, at most, with about `left` records left to cut for `threads` workers:
-/// each chunk a share of what is left, so that the last chunks get smaller and the workers
-/// finish together. (Sized by time alone, a file of a hundred slow records can go out in a
-/// few large chunks, one worker left with the last of them while the other waits.)
-fn balanced_chunk_size(left: u64, threads: usize) -> usize {
-    let share = left.div_ceil(2 * threads.max(1) as u64);
-    usize::try_from(share).unwrap_or(usize::MAX).max(1)
+/// Records per chunk, at most, with about `left` records left to cut for `threads` workers
+/// taking `nanos_per_record` each (0: not known yet): each chunk a share of what is left,
+/// so that the last chunks get smaller and the workers finish together. (Sized by time
+/// alone, a file of a hundred slow records can go out in a few large chunks, one worker
+/// left with the last of them while the other waits.)
+///
+/// A chunk still holds a quarter of [`CHUNK_TARGET`]'s work, and one worker gets no
+/// shares at all: each hand-off wakes a worker and then the writer, tens of microseconds
+/// on this project's VMs, and halving the last chunks down to one record made a run over
+/// 100 easy 16×16 Sudokus (2.7 µs each) take twice its records' time.
+fn balanced_chunk_size(left: u64, threads: usize, nanos_per_record: u64) -> usize {
+    if threads <= 1 {
+        return usize::MAX;
+    }
+    let share = left.div_ceil(2 * threads as u64);
+    let floor = (CHUNK_TARGET.as_nanos() as u64 / 4)
+        .checked_div(nanos_per_record)
+        .unwrap_or(0);
+    usize::try_from(share.max(floor))
+        .unwrap_or(usize::MAX)
+        .max(1)
 }
 
 /// The input being cut: its index, cutter and layout.
@@ -1084,9 +1098,10 @@ impl<J: Job> Reading<'_, J> {
                 self.current = Some((file, cutter, layout));
                 continue;
             };
-            let mut size = chunk_size(self.pace.load(Ordering::Relaxed), self.chunk_records);
+            let pace = self.pace.load(Ordering::Relaxed);
+            let mut size = chunk_size(pace, self.chunk_records);
             if let Some(left) = cutter.records_left() {
-                size = size.min(balanced_chunk_size(left, self.threads));
+                size = size.min(balanced_chunk_size(left, self.threads, pace));
             }
             let input = &self.inputs[*file];
             cutter.recycle(self.buffers.take());
@@ -1426,6 +1441,22 @@ mod tests {
     }
 
     #[test]
+    fn chunks_shrink_towards_the_end_of_an_input_but_not_too_far() {
+        // One worker: no shares.
+        assert_eq!(balanced_chunk_size(92, 1, 2_700), usize::MAX);
+        // Two workers, slow records: a quarter of what is left each time, down to one.
+        assert_eq!(balanced_chunk_size(100, 2, 5_000_000), 25);
+        assert_eq!(balanced_chunk_size(11, 2, 5_000_000), 3);
+        assert_eq!(balanced_chunk_size(3, 2, 5_000_000), 1);
+        assert_eq!(balanced_chunk_size(0, 2, 5_000_000), 1);
+        // Fast records: at least half a millisecond of work (185 records of 2.7 µs).
+        assert_eq!(balanced_chunk_size(92, 2, 2_700), 185);
+        assert_eq!(balanced_chunk_size(10_000, 2, 2_700), 2_500);
+        // Before any record's time is known.
+        assert_eq!(balanced_chunk_size(100, 2, 0), 25);
+    }
+
+    #[test]
     fn carried_names_never_repeat_the_rows_own() {
         let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(
@@ -1435,13 +1466,5 @@ mod tests {
             ),
             names(&["id", "input_guesses", "input_status", "input_input_status"])
         );
-    }
-
-    #[test]
-    fn chunks_shrink_towards_the_end_of_an_input() {
-        assert_eq!(balanced_chunk_size(10_000, 2), 2_500);
-        assert_eq!(balanced_chunk_size(11, 2), 3);
-        assert_eq!(balanced_chunk_size(3, 1), 2);
-        assert_eq!(balanced_chunk_size(0, 2), 1);
     }
 }

@@ -23,12 +23,56 @@ const CELLS: usize = 256;
 const SIDE: usize = 16;
 /// Bit 0 of each row of a word: a column's cells in a band, shifted by the column.
 const COLUMN: u64 = 0x0001_0001_0001_0001;
-/// The first box's cells in a band (its 4-bit segment of each of the band's rows).
-const BOX: u64 = 0x000F_000F_000F_000F;
 /// One row of a band.
 const ROW: u64 = 0xFFFF;
 /// Bit 0 of each 4-bit segment of a word.
 const SEGMENTS: u64 = 0x1111_1111_1111_1111;
+
+/// Each cell's row, column and box but the cell itself, as a plane: read from this table
+/// (8 KB), a placement's peers cost four loads, where building them from shifted row,
+/// column and box masks was most of an easy puzzle's placing (callgrind,
+/// docs/performance.md).
+static PEERS: [[u64; 4]; CELLS] = peers_table();
+
+/// The table of [`PEERS`].
+const fn peers_table() -> [[u64; 4]; CELLS] {
+    let mut table = [[0u64; 4]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (row, col) = (cell / SIDE, cell % SIDE);
+        let mut other = 0;
+        while other < CELLS {
+            let (r, c) = (other / SIDE, other % SIDE);
+            let shares_box = r / 4 == row / 4 && c / 4 == col / 4;
+            if other != cell && (r == row || c == col || shares_box) {
+                table[cell][other / 64] |= 1 << (other % 64);
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    table
+}
+
+/// Bit `i` set when byte `i` of `bytes` (64 of them) is not zero.
+///
+/// Eight bytes a step (each byte's high bit set when it is not zero, the eight high bits
+/// then gathered by one multiplication): a comparison and shift per byte was a tenth of
+/// an easy puzzle's set-up (callgrind).
+#[inline(always)]
+fn nonzero_bytes(bytes: &[u8]) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    bytes
+        .chunks_exact(8)
+        .enumerate()
+        .fold(0, |mask, (k, eight)| {
+            let x = u64::from_le_bytes(eight.try_into().expect("chunks of eight"));
+            let high = (((x & LOW7) + LOW7) | x) & !LOW7;
+            // Bit 8j (byte j's high bit, shifted down) lands on bit 56 + j.
+            let byte = (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            mask | byte << (8 * k)
+        })
+}
 
 /// The units of `cell` (row, column, box) as bits of a [`Contradiction`]: rows are units
 /// `0..16`, columns `16..32`, boxes `32..48`, as in [`Shape::unit_cell`](super::shape::Shape::unit_cell).
@@ -128,16 +172,14 @@ impl Planes {
     /// plane, noting the peers that lose the digit, and marks the cell placed.
     #[inline(always)]
     fn clear_peers(&mut self, d: usize, cell: usize) {
-        let (w, bit) = (cell / 64, 1u64 << (cell % 64));
-        let col = cell % SIDE;
         let plane = &mut self.planes[d];
-        let mut peers = [COLUMN << col; 4];
-        peers[w] |= (ROW << (cell % 64 / SIDE * SIDE)) | (BOX << (col / 4 * 4));
-        peers[w] &= !bit;
-        for ((word, shrunk), peers) in plane.iter_mut().zip(&mut self.shrunk).zip(peers) {
-            *shrunk |= *word & peers;
-            *word &= !peers;
+        let peers = &PEERS[cell];
+        for w in 0..4 {
+            self.shrunk[w] |= plane[w] & peers[w];
+            plane[w] &= !peers[w];
         }
+        // `place` took the cell out of every plane, this one's too.
+        let (w, bit) = (cell / 64, 1 << (cell % 64));
         plane[w] |= bit;
         self.placed[w] |= bit;
     }
@@ -376,10 +418,7 @@ impl Node for Planes {
         let mut counts = [0u64; SIDE];
         let mut placed = [0u64; 4];
         for (w, chunk) in grid.cells().chunks_exact(64).enumerate() {
-            let mut given = chunk
-                .iter()
-                .enumerate()
-                .fold(0u64, |mask, (i, &v)| mask | u64::from(v != 0) << i);
+            let mut given = nonzero_bytes(chunk);
             placed[w] = given;
             while given != 0 {
                 let i = given.trailing_zeros() as usize;
@@ -515,5 +554,36 @@ impl Node for Planes {
             }
         }
         (best.2, 1 << self.first_digit(best.2))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{nonzero_bytes, PEERS};
+
+    #[test]
+    fn nonzero_bytes_marks_every_nonzero_byte() {
+        let mut bytes = [0u8; 64];
+        assert_eq!(nonzero_bytes(&bytes), 0);
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            // Every value, the high bit's and 0x80 alone among them.
+            *byte = [1, 0, 0x80, 16, 0, 0xFF, 0x7F][i % 7];
+        }
+        let expected = (0..64)
+            .filter(|&i| bytes[i] != 0)
+            .fold(0u64, |m, i| m | 1 << i);
+        assert_eq!(nonzero_bytes(&bytes), expected);
+    }
+
+    #[test]
+    fn each_cell_has_thirty_nine_peers_and_is_not_its_own() {
+        for (cell, peers) in PEERS.iter().enumerate() {
+            let count: u32 = peers.iter().map(|w| w.count_ones()).sum();
+            assert_eq!(count, 15 + 15 + 9, "cell {cell}");
+            assert_eq!(peers[cell / 64] >> (cell % 64) & 1, 0, "cell {cell}");
+        }
+        // Cell 0's peers: row 0, column 0, and the box of rows 0–3, columns 0–3.
+        assert_eq!(PEERS[0][0], 0x000F_000F_000F_FFFE);
+        assert_eq!(PEERS[0][1], 0x0001_0001_0001_0001);
     }
 }
