@@ -207,3 +207,27 @@ fn a_record_of_lines_exactly_at_the_limit_is_not_too_long() {
         );
     }
 }
+
+#[test]
+fn a_bare_cr_does_not_end_a_row_of_a_results_file() {
+    // Found by fuzz target resume_output: the CSV reader ended a row at a bare CR, while
+    // the torn last line is found by its LF, so a file that was not ours could count more
+    // rows than it has lines (6 rows from 5 lines). Results files end their rows with LF
+    // (a CR in a field is quoted), so a bare CR is part of its field, and such a file is
+    // refused as any other that is not a results file.
+    for bytes in [&b"line\n1\r2\r3\n"[..], b"line,status\n4,ok\r5,ok\n"] {
+        let (result, after) = resume_bytes(bytes, OutputFormat::Csv);
+        assert!(result.is_err(), "{bytes:?} was accepted");
+        assert_eq!(after, bytes, "a refused file was changed");
+    }
+    // A file whose rows end with CRLF is still read, a row to a line.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows");
+    std::fs::write(&path, b"line,status\r\n1,ok\r\n2,o").unwrap();
+    let point = resume_output(&path, OutputFormat::Csv)
+        .unwrap()
+        .point
+        .unwrap();
+    assert_eq!((point.rows, point.last_line), (1, 1));
+    assert_eq!(std::fs::read(&path).unwrap(), b"line,status\r\n1,ok\r\n");
+}

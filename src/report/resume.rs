@@ -93,14 +93,21 @@ fn whole_lines_length(file: &mut File) -> io::Result<u64> {
 }
 
 /// The header and the last row of a CSV results file.
+///
+/// Rows end at LF alone, as the torn last line is found: a results file ends its rows with
+/// LF (or CRLF, once converted), and quotes any field that holds a CR, so a bare CR is
+/// part of its field (the csv crate's default, a row ended by a bare CR too, let a file
+/// count more rows than it has lines). The CR of a CRLF is taken off the row's last field.
 fn scan_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
+        .terminator(csv::Terminator::Any(b'\n'))
         .from_reader(lines);
-    let columns: Vec<String> = match reader.headers() {
+    let mut columns: Vec<String> = match reader.headers() {
         Ok(header) => header.iter().map(String::from).collect(),
         Err(error) => return Err(format!("not CSV: {error}")),
     };
+    without_cr(&mut columns);
     if columns.len() <= 1 && columns.iter().all(String::is_empty) {
         return Ok(None);
     }
@@ -117,13 +124,23 @@ fn scan_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
             Err(error) => return Err(format!("row {}: {error}", rows + 1)),
         }
     }
+    let mut last_row: Vec<String> = last.iter().map(String::from).collect();
+    without_cr(&mut last_row);
     let field = |name: &str| {
         let index = columns.iter().position(|c| c == name)?;
-        last.get(index).map(String::from)
+        last_row.get(index).cloned()
     };
     let (line, file) = (field("line"), field("file"));
-    let last_row = last.iter().map(String::from).collect();
     place(columns, rows, line, file, last_row).map(Some)
+}
+
+/// Takes the CR of a CRLF line ending off a row's last field.
+fn without_cr(fields: &mut [String]) {
+    if let Some(last) = fields.last_mut() {
+        if last.ends_with('\r') {
+            last.pop();
+        }
+    }
 }
 
 /// The keys of the first object and the last row of a JSON Lines results file.
