@@ -466,3 +466,31 @@ fn hostile_csv_gives_one_row_per_record_whatever_the_threads() {
         ]
     );
 }
+
+#[test]
+fn a_csv_header_of_many_repeated_names_is_read_in_linear_time() {
+    // 100,000 empty column names after `quizzes`, each carried through and renamed apart
+    // from the others. Renaming by prefixing again and again was cubic: 8,000 such
+    // names took 100 s and made a 190 MB output header; this many never ended.
+    let dir = tempfile::tempdir().unwrap();
+    let columns = 100_000;
+    let commas = ",".repeat(columns);
+    let puzzle = "0".repeat(81);
+    let path = write_file(
+        &dir,
+        "wide.csv",
+        format!("quizzes{commas}\n{puzzle}{commas}\n").as_bytes(),
+    );
+    let output = run_fed(&["sudoku", "solve", &path], |_| {});
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let (header, rows) = parse_csv(&String::from_utf8_lossy(&output.stdout));
+    assert!(header.len() > columns, "{} columns", header.len());
+    let distinct: std::collections::HashSet<&String> = header.iter().collect();
+    assert_eq!(distinct.len(), header.len(), "names repeat");
+    assert!(header
+        .iter()
+        .all(|name| name.len() <= "input__100000".len()));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].len(), header.len());
+    assert_eq!(cell(&header, &rows[0], "status"), "multiple");
+}
