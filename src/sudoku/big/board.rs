@@ -43,6 +43,7 @@ impl<S: Shape> Board<S> {
     /// The clues are placed in one pass over the cells rather than one at a time: each open
     /// cell starts with the digits its row, column and box do not hold, which costs a few
     /// operations per cell instead of `3 × SIDE` removals per clue.
+    #[inline(always)]
     fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction> {
         let values = grid.cells();
         let units = |cell: usize| {
@@ -93,6 +94,7 @@ impl<S: Shape> Board<S> {
     /// The board whose cells hold `masks` (a bit per candidate digit), propagated to a
     /// fixed point elsewhere (the 25×25 set-up, [`Planes25`](super::planes25::Planes25)):
     /// the cells left with one candidate are the placed ones, and no unit awaits a scan.
+    #[inline(always)]
     pub(super) fn from_fixed_point(masks: &[u32]) -> Self {
         let mut board = Board {
             cells: S::all_candidates(),
@@ -124,6 +126,7 @@ impl<S: Shape> Board<S> {
     }
 
     /// Puts the digit of mask `digit` in `cell` (to be propagated).
+    #[inline(always)]
     fn assign(&mut self, cell: usize, digit: u32, queue: &mut Queue) {
         self.set(cell, digit);
         self.dirty |= S::units_bits(cell);
@@ -151,6 +154,7 @@ impl<S: Shape> Board<S> {
 
     /// Applies every deduction to a fixed point: naked singles, hidden singles, and
     /// locked candidates (pointing and claiming).
+    #[inline(always)]
     fn propagate(&mut self, queue: &mut Queue) -> Result<(), Contradiction> {
         loop {
             self.place_queued(queue)?;
@@ -168,6 +172,7 @@ impl<S: Shape> Board<S> {
 
     /// Places every queued cell: its digit leaves its row, column and box, which queues
     /// the peers left with one digit in turn.
+    #[inline(always)]
     fn place_queued(&mut self, queue: &mut Queue) -> Result<(), Contradiction> {
         while let Some(cell) = queue.pop() {
             let cell = cell as usize;
@@ -196,6 +201,7 @@ impl<S: Shape> Board<S> {
     /// The digits found are placed at once and the units that changed join the scan, so
     /// one call follows a whole cascade of singles: scanning every changed unit again
     /// after each round of placements made easy 25×25 puzzles slower than `dlx`.
+    #[inline(always)]
     fn hidden_singles(&mut self, queue: &mut Queue) -> Result<bool, Contradiction> {
         let mut found = false;
         let mut dirty = 0;
@@ -243,6 +249,7 @@ impl<S: Shape> Board<S> {
     /// Locked candidates: a digit whose places in a box all lie in one row (or column)
     /// leaves the rest of that row (column); a digit whose places in a row (column) all
     /// lie in one box leaves the rest of that box. True if it removed any candidate.
+    #[inline(always)]
     fn locked_candidates(&mut self, queue: &mut Queue) -> Result<bool, Contradiction> {
         let before = queue.len();
         let mut changed = false;
@@ -357,6 +364,7 @@ impl<S: Shape> Board<S> {
     }
 
     /// The cell to guess on, as [`Node::guess`] chooses it.
+    #[inline(always)]
     fn guess_cell(&self, weights: &[u32]) -> usize {
         // (candidates, weight) of the best cell so far, compared as fractions. It starts
         // above every open cell's (at most SIDE candidates, weight at least 1), small
@@ -380,16 +388,19 @@ impl<S: Shape> Board<S> {
 }
 
 impl<S: Shape> Node for Board<S> {
+    #[inline(always)]
     fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction> {
         Board::from_grid(grid, queue)
     }
 
+    #[inline(always)]
     fn put(&mut self, cell: usize, digit: u32, queue: &mut Queue) -> Result<(), Contradiction> {
         queue.clear();
         self.assign(cell, digit, queue);
         self.propagate(queue)
     }
 
+    #[inline(always)]
     fn take_out(
         &mut self,
         cell: usize,
@@ -401,10 +412,12 @@ impl<S: Shape> Node for Board<S> {
         self.propagate(queue)
     }
 
+    #[inline(always)]
     fn is_solved(&self) -> bool {
         self.unplaced == 0
     }
 
+    #[inline(always)]
     fn values(&self) -> Vec<u8> {
         AsRef::<[u32]>::as_ref(&self.cells)
             .iter()
@@ -412,6 +425,7 @@ impl<S: Shape> Node for Board<S> {
             .collect()
     }
 
+    #[inline(always)]
     fn guess(&self, weights: &[u32]) -> (usize, u32) {
         let cell = self.guess_cell(weights);
         let candidates = self.at(cell) & S::DIGITS;

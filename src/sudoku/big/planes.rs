@@ -186,6 +186,7 @@ impl Planes {
 }
 
 impl Deductions for Planes {
+    #[inline(always)]
     fn solved(&self) -> bool {
         self.placed.iter().all(|&w| w == u64::MAX)
     }
@@ -198,10 +199,9 @@ impl Deductions for Planes {
     /// and only that digit's plane changes: the other planes already lack the cell.
     /// Searching the planes for the digit and clearing the cell in all sixteen was half
     /// of an easy puzzle's time (docs/performance.md).
-    // Out of line, like the two deductions below, so that a profile shows each one's
-    // share (docs/performance.md); whether inlining them into `propagate` pays was not
-    // measured.
-    #[inline(never)]
+    // Inlined, like every step of the search, into the copy of the search compiled for
+    // AVX2 and BMI2 (`BigSolver::solve`).
+    #[inline(always)]
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
         for w in 0..4 {
@@ -245,7 +245,7 @@ impl Deductions for Planes {
 
     /// Places each digit that has one open place left in a row, column or box; `Err` if
     /// a digit has no place in some unit. True if it placed any.
-    #[inline(never)]
+    #[inline(always)]
     fn hidden_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
         let mut digits = std::mem::take(&mut self.hidden_dirty);
@@ -304,7 +304,7 @@ impl Deductions for Planes {
     /// Locked candidates: a digit whose places in a box lie in one row (column) leaves
     /// the rest of that row (column); a digit whose places in a row (column) lie in one
     /// box leaves the rest of that box. True if it removed any candidate.
-    #[inline(never)]
+    #[inline(always)]
     fn locked_candidates(&mut self) -> bool {
         let mut changed = false;
         let mut digits = std::mem::take(&mut self.locked_dirty);
@@ -397,6 +397,7 @@ impl Planes {
     }
 
     /// The lowest digit (0-based) `cell` may hold.
+    #[inline(always)]
     fn first_digit(&self, cell: usize) -> usize {
         let bit = 1u64 << (cell % 64);
         (0..SIDE)
@@ -406,6 +407,7 @@ impl Planes {
 }
 
 impl Node for Planes {
+    #[inline(always)]
     fn from_grid(grid: &Grid, _: &mut Queue) -> Result<Self, Contradiction> {
         // The clues are set in bulk rather than placed one by one (placing 150 clues one
         // by one was a third of an easy puzzle's time): each clue's bit in its digit's
@@ -470,11 +472,13 @@ impl Node for Planes {
         Ok(board)
     }
 
+    #[inline(always)]
     fn put(&mut self, cell: usize, digit: u32, _: &mut Queue) -> Result<(), Contradiction> {
         self.place(digit.trailing_zeros() as usize, cell)?;
         self.propagate()
     }
 
+    #[inline(always)]
     fn take_out(&mut self, cell: usize, digit: u32, _: &mut Queue) -> Result<(), Contradiction> {
         self.planes[digit.trailing_zeros() as usize][cell / 64] &= !(1 << (cell % 64));
         self.shrunk[cell / 64] |= 1 << (cell % 64);
@@ -483,10 +487,12 @@ impl Node for Planes {
         self.propagate()
     }
 
+    #[inline(always)]
     fn is_solved(&self) -> bool {
         self.solved()
     }
 
+    #[inline(always)]
     fn values(&self) -> Vec<u8> {
         let mut values = vec![0; CELLS];
         for (d, plane) in self.planes.iter().enumerate() {
@@ -509,6 +515,7 @@ impl Node for Planes {
     /// stops at the count that even the heaviest units could not make win: usually after
     /// the cells of two or three candidates, where visiting every open cell was most of
     /// the choice's time.
+    #[inline(always)]
     fn guess(&self, weights: &[u32]) -> (usize, u32) {
         let mut counters = [[0u64; 5]; 4];
         for (w, counter) in counters.iter_mut().enumerate() {

@@ -111,6 +111,7 @@ impl Planes25 {
 }
 
 impl Deductions for Planes25 {
+    #[inline(always)]
     fn solved(&self) -> bool {
         self.placed.iter().all(|&row| row == FULL)
     }
@@ -122,7 +123,7 @@ impl Deductions for Planes25 {
     /// singles placed; a single whose digit a single placed before took is a
     /// contradiction. A single's digit is read from five rows of bits that hold each
     /// digit's bits bit-sliced, gathered in the same pass.
-    #[inline(never)]
+    #[inline(always)]
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
         let (mut once, mut twice) = ([0u32; SIDE], [0u32; SIDE]);
         let mut index = [[0u32; SIDE]; 5];
@@ -162,7 +163,7 @@ impl Deductions for Planes25 {
 
     /// Places each digit that has one open place left in a row, column or box; `Err` if
     /// a digit has no place in some unit. True if it placed any.
-    #[inline(never)]
+    #[inline(always)]
     fn hidden_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
         let mut digits = std::mem::take(&mut self.hidden_dirty);
@@ -222,7 +223,7 @@ impl Deductions for Planes25 {
     /// Locked candidates: a digit whose places in a box lie in one row (column) leaves
     /// the rest of that row (column); a digit whose places in a row (column) lie in one
     /// box leaves the rest of that box. True if it removed any candidate.
-    #[inline(never)]
+    #[inline(always)]
     fn locked_candidates(&mut self) -> bool {
         let mut changed = false;
         let mut digits = std::mem::take(&mut self.locked_dirty);
@@ -317,6 +318,7 @@ impl Deductions for Planes25 {
 
 impl Planes25 {
     /// The cell-major board of the same candidates, for the search.
+    #[inline(always)]
     pub(super) fn into_board(self) -> Board<Box5> {
         let mut masks = [0u32; CELLS];
         for (d, plane) in self.planes.iter().enumerate() {
@@ -332,6 +334,7 @@ impl Planes25 {
     }
 
     /// The board of `grid`'s clues, propagated; `Err` if they contradict each other.
+    #[inline(always)]
     pub(super) fn from_grid(grid: &Grid) -> Result<Self, Contradiction> {
         // The clues are set in bulk, as on the 16×16 board: per digit, the rows, columns
         // and boxes that hold it, then each plane's rows from those. The loop visits the

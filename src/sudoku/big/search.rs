@@ -37,6 +37,7 @@ pub(super) struct Frame<B: Node> {
 /// Counts the solutions below `root` (a grid's clues, propagated; `Err` if they
 /// contradict each other) up to `limit` (at least 1), keeping the first, with `stack` and
 /// `queue` as scratch space.
+#[inline(always)]
 pub(super) fn solve<B: Node>(
     root: Result<B, Contradiction>,
     limit: u64,

@@ -87,6 +87,25 @@ fn random_partial_grids_agree_with_dlx() {
 }
 
 #[test]
+fn the_portable_build_agrees_with_the_one_for_modern_cpus() {
+    // On a CPU with AVX2 and BMI2, `solve` runs the copy compiled for them; the portable
+    // one must give the same counts, solutions and guesses.
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let (mut dispatched, mut portable) = (BigSolver::new(), BigSolver::new());
+    for (box_size, count, blanks) in [(2, 100, 4..14), (4, 100, 120..200), (5, 20, 200..330)] {
+        for _ in 0..count {
+            let blanks = rng.gen_range(blanks.clone());
+            let grid = random_partial(box_size, blanks, 0.4, &mut rng);
+            let ours = dispatched.solve(&grid, 2, &mut Meter::unlimited());
+            let theirs = portable.solve_portable(&grid, 2, &mut Meter::unlimited());
+            assert_eq!(ours.solutions, theirs.solutions, "{grid}");
+            assert_eq!(ours.guesses, theirs.guesses, "{grid}");
+            assert_eq!(ours.first_solution, theirs.first_solution, "{grid}");
+        }
+    }
+}
+
+#[test]
 fn empty_grids_count_up_to_the_limit() {
     let mut solver = BigSolver::new();
     // 4×4: exactly 288 grids.

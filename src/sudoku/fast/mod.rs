@@ -40,6 +40,8 @@
 mod tables;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86::has_modern_features;
 
 use tables::{
     BAND, BAND_PEERS, BOX_CELLS, BYTES_OF_BITS, CELLS_KEPT, CELL_UNITS, MINIROWS_KEPT,

@@ -218,7 +218,7 @@ fn candidate_words(clues: [__m256i; 3], clue_cells: [u32; 3]) -> (__m256i, [__m2
 
 /// Whether the CPU has the features of [`super::Search::run_modern`] (detected once, cached
 /// by the standard library).
-pub(super) fn has_modern_features() -> bool {
+pub(crate) fn has_modern_features() -> bool {
     is_x86_feature_detected!("popcnt")
         && is_x86_feature_detected!("lzcnt")
         && is_x86_feature_detected!("bmi1")
