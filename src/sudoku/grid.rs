@@ -136,8 +136,9 @@ fn cell_value(b: u8) -> u8 {
     }
 }
 
-/// The byte of cell value `v` in the line format: [`digit_char`] as a byte, ASCII for
-/// every `v` (values past 35 write `Z`). Branch-free selects, as [`cell_value`].
+/// The byte of cell value `v` in the line format: for 0 to 35, [`digit_char`] as a
+/// byte; past 35 (no grid holds such a value), `Z`, so that every byte is ASCII.
+/// Branch-free selects, as [`cell_value`].
 #[inline(always)]
 fn digit_byte(v: u8) -> u8 {
     let v = v.min(35);

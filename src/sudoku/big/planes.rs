@@ -199,8 +199,8 @@ impl Deductions for Planes {
     /// and only that digit's plane changes: the other planes already lack the cell.
     /// Searching the planes for the digit and clearing the cell in all sixteen was half
     /// of an easy puzzle's time (docs/performance.md).
-    // Inlined, like every step of the search, into the copy of the search compiled for
-    // AVX2 and BMI2 (`BigSolver::solve`).
+    // Inlined, like every step of the search, into both copies of the search: the
+    // portable one and the one compiled for AVX2 and BMI2 (`BigSolver::solve_modern`).
     #[inline(always)]
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
