@@ -1,6 +1,7 @@
 //! The exact solver's value of the empty board against an independent brute force, on every
-//! board small enough for it: 4×4, 5×4 and 4×5 (16 and 20 cells), and the score of every
-//! position in their first three or four plies.
+//! board small enough for it: 4×4, 5×4 and 4×5 (16 and 20 cells), the score of every
+//! position in their first three or four plies, and the bounds the search takes from what
+//! each side can still reach, on every reachable position.
 //!
 //! The reference is a plain minimax over every reachable position, memoised in a hash map
 //! keyed by the position: no alpha-beta, no move ordering, no bounds, nothing shared with the
@@ -9,9 +10,9 @@
 //! 4×5 in about 5 s each in release builds; 4×6 takes 40 s and 6×4 8 minutes this way, so
 //! the larger boards are checked against the published results in `docs/connect4.md`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use puzzlebench::connect4::solve::Solver;
+use puzzlebench::connect4::solve::{Geometry, Position, Solver};
 
 /// A board for the brute force: one bit per cell, column-major, with an empty guard bit on
 /// top of each column so that no line wraps from one column into the next.
@@ -147,6 +148,58 @@ fn check(width: usize, height: usize, plies: usize) {
         checked > width * width,
         "{width}×{height}: only {checked} positions"
     );
+}
+
+/// Walks every reachable unfinished position of the board and checks the solver's bounds
+/// from what each side can still reach against the brute force's exact score; returns how
+/// many positions each bound settled (it must have something to check).
+fn check_reachable_bounds(width: usize, height: usize) -> (usize, usize) {
+    let mut brute = Brute::new(width, height);
+    let geometry = Geometry::<u64>::new(width, height);
+    let mut seen = HashSet::new();
+    let mut stack = vec![Position::<u64>::default()];
+    let (mut capped, mut floored) = (0, 0);
+    while let Some(p) = stack.pop() {
+        let mine = p.current();
+        let theirs = p.current() ^ p.mask();
+        let exact = brute.value(mine, theirs, p.moves() as i32);
+        if let Some(bound) = geometry.reachable_bound(&p) {
+            assert!(
+                exact <= bound,
+                "{width}×{height}: {mine:#x} {theirs:#x} scores {exact} > {bound}"
+            );
+            capped += 1;
+        }
+        if geometry.opponent_blocked(&p) {
+            assert!(
+                exact >= 0,
+                "{width}×{height}: {mine:#x} {theirs:#x} scores {exact} < 0"
+            );
+            floored += 1;
+        }
+        for col in 0..width {
+            if !geometry.can_play(&p, col) || geometry.is_winning_column(&p, col) {
+                continue;
+            }
+            let mut child = p;
+            geometry.play_column(&mut child, col);
+            if child.moves() < geometry.cells && seen.insert(child.current() + child.mask()) {
+                stack.push(child);
+            }
+        }
+    }
+    (capped, floored)
+}
+
+#[test]
+fn what_each_side_can_still_reach_bounds_the_exact_score() {
+    for (width, height) in [(4, 4), (5, 4), (4, 5)] {
+        let (capped, floored) = check_reachable_bounds(width, height);
+        assert!(
+            capped > 1000 && floored > 1000,
+            "{width}×{height}: {capped} upper and {floored} lower bounds"
+        );
+    }
 }
 
 #[test]

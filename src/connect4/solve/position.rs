@@ -95,6 +95,8 @@ pub struct Geometry<M> {
     bottom: M,
     /// Every cell of the board (spare bits excluded).
     board: M,
+    /// The cells of the even rows (the second, fourth … from the bottom).
+    even_rows: M,
     /// Per column: its bottom cell, its top cell and all its cells.
     column_bottom: [M; MAX_SIDE],
     column_top: [M; MAX_SIDE],
@@ -114,6 +116,7 @@ impl<M: Bits> Geometry<M> {
             stride,
             bottom: M::default(),
             board: M::default(),
+            even_rows: M::default(),
             column_bottom: [M::default(); MAX_SIDE],
             column_top: [M::default(); MAX_SIDE],
             column_cells: [M::default(); MAX_SIDE],
@@ -126,6 +129,9 @@ impl<M: Bits> Geometry<M> {
             geometry.column_cells[col] = column_ones << shift;
             geometry.bottom = geometry.bottom | geometry.column_bottom[col];
             geometry.board = geometry.board | geometry.column_cells[col];
+        }
+        for row in (1..height).step_by(2) {
+            geometry.even_rows = geometry.even_rows | (geometry.bottom << row as u32);
         }
         geometry
     }
@@ -208,6 +214,40 @@ impl<M: Bits> Geometry<M> {
             let pairs = stones & (stones >> shift);
             !(pairs & (pairs >> (2 * shift))).is_zero()
         })
+    }
+
+    /// An upper bound on the score of the side to move from what it can still reach: 0 if
+    /// it can no longer make a four, −1 if the opponent's follow-up (claimeven) also makes
+    /// one, or `None` when neither argument bounds it.
+    ///
+    /// The follow-up applies on boards of even height with an even number of stones: the
+    /// opponent answers every stone on an odd row by the one above it, and a stone on top of
+    /// a column of odd height by the top of another such column (there is an even number of
+    /// them). It so takes every empty even-row cell that is not playable now; the side to
+    /// move gets at most the other cells.
+    #[inline]
+    pub fn reachable_bound(&self, p: &Position<M>) -> Option<i32> {
+        let empty = self.board ^ p.mask;
+        if !self.has_four(p.current | empty) {
+            return Some(0);
+        }
+        if self.height % 2 == 1 || p.moves % 2 == 1 {
+            return None;
+        }
+        let opponent = (p.current ^ p.mask) | (self.even_rows & empty & !self.playable(p));
+        if self.has_four(self.board & !opponent) {
+            None
+        } else if self.has_four(opponent) {
+            Some(-1)
+        } else {
+            Some(0)
+        }
+    }
+
+    /// Whether the opponent of the side to move can no longer make a four.
+    #[inline]
+    pub fn opponent_blocked(&self, p: &Position<M>) -> bool {
+        !self.has_four((p.current ^ p.mask) | (self.board ^ p.mask))
     }
 
     /// The moves (as drop cells) that do not hand the opponent an immediate win: a forced

@@ -112,6 +112,11 @@ impl<M: Bits> Table<M> {
         1 << self.bits
     }
 
+    /// How many times the table has doubled since the current search started.
+    pub fn doublings(&self) -> u32 {
+        self.bits - self.min_bits
+    }
+
     /// Goes back to the starting size, for a new search. Nothing is cleared: what was
     /// stored under the starting size is still found, the rest misses.
     pub fn restart(&mut self) {
