@@ -23,9 +23,9 @@ const GROW_FACTOR: u64 = 4;
 /// separate table of [`DEEP_TABLE_MB`]. Those are most of the nodes; their table stays in
 /// the processor's cache, and they no longer push the shallower positions' bounds, which
 /// save far more work each, out of the main table. Every second doubling of the main table
-/// moves the line one stone deeper: a large search's main table keeps deeper positions
-/// well: the empty 7×6 board (1 GiB, reaching 21 plies) searched a quarter fewer nodes in
-/// a third less time than with 16 throughout, while small searches are fastest with 16
+/// moves the line one stone deeper, since a large main table keeps deeper positions well.
+/// The empty 7×6 board (1 GiB, reaching 21 plies) searched a quarter fewer nodes in a
+/// third less time than with 16 throughout; small searches are fastest with 16
 /// (`docs/performance.md`).
 const DEEP_PLIES: u32 = 16;
 
@@ -156,7 +156,7 @@ impl<M: Bits> Solver<M> {
         self.weak = weak;
         self.table.restart();
         self.root_moves = p.moves();
-        self.deep_from = p.moves().saturating_add(DEEP_PLIES);
+        self.deep_from = self.deep_line();
         self.solve_start = self.nodes;
         self.grow_at = self.solve_start + GROW_FACTOR * self.table.len() as u64;
         self.plan_next_event();
@@ -480,8 +480,13 @@ impl<M: Bits> Solver<M> {
         } else {
             u64::MAX
         };
-        let doublings = self.table.doublings();
-        self.deep_from = self.root_moves + DEEP_PLIES + doublings / 2;
+        self.deep_from = self.deep_line();
+    }
+
+    /// The fewest stones of a position kept in the deep table (see [`DEEP_PLIES`]).
+    fn deep_line(&self) -> u32 {
+        self.root_moves
+            .saturating_add(DEEP_PLIES + self.table.doublings() / 2)
     }
 
     /// The table of deep positions, or the main one.
