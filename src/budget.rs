@@ -155,6 +155,11 @@ impl Meter {
         self.spent >= self.next_check && self.check()
     }
 
+    /// Whether this meter has a node or time budget.
+    pub fn is_limited(&self) -> bool {
+        self.budget.is_limited()
+    }
+
     /// Nodes that can be counted before the meter needs to look at its limits
     /// (`u64::MAX` without a budget).
     pub fn nodes_until_check(&self) -> u64 {

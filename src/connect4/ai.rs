@@ -76,7 +76,7 @@ const WIN: i32 = 1_000_000;
 
 /// A computer player for one board size.
 #[derive(Debug)]
-pub struct Ai<M> {
+pub struct Ai<M: Bits> {
     level: Level,
     geometry: Geometry<M>,
     rng: ChaCha8Rng,

@@ -16,6 +16,7 @@
 pub mod ai;
 mod board;
 pub mod generate;
+mod idle_threads;
 mod job;
 mod notation;
 pub mod play;
@@ -27,6 +28,7 @@ mod solve_job;
 pub use board::{
     board_fits, Board, BoardSizeError, LineSpan, Mask, MoveResult, MAX_SIDE, MIN_SIDE,
 };
+pub use idle_threads::{IdleThreads, Turn};
 pub use job::{
     BoardSettings, ValidateJob, ValidateLayout, ValidateOptions, ValidatePuzzle, ValidateWorker,
     DEFAULT_HEIGHT, DEFAULT_WIDTH,

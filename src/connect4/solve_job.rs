@@ -17,6 +17,7 @@ use crate::puzzle::{Answer, Puzzle, PuzzleError};
 use super::job::{board_settings_fit, BoardSettings};
 use super::notation::{GameLog, Notation};
 use super::solve::{Bits, Book, Position, Solver};
+use super::IdleThreads;
 
 /// The transposition table per worker by default, MiB.
 pub const DEFAULT_TABLE_MB: usize = 64;
@@ -77,6 +78,7 @@ impl Puzzle for SolvePuzzle {
             table_mb: settings.table_mb,
             score_only: true,
             book: None,
+            idle: IdleThreads::default(),
         })
     }
 
@@ -188,7 +190,13 @@ pub struct SolveJob {
     pub score_only: bool,
     /// An opening book for the same board.
     pub book: Option<AnyBook>,
+    /// The run's busy workers: a deep position borrows the idle ones to search it.
+    pub idle: IdleThreads,
 }
+
+/// Positions with at least this many empty cells borrow idle workers: shallower ones are
+/// solved in less time than starting a helper thread takes.
+const HELPED_MIN_EMPTY: usize = 26;
 
 /// The largest transposition table per thread, MiB.
 pub const MAX_TABLE_MB: usize = 65_536;
@@ -251,6 +259,7 @@ impl SolveOptions {
             table_mb: self.table_mb,
             score_only: self.score_only,
             book,
+            idle: IdleThreads::default(),
         })
     }
 }
@@ -406,18 +415,22 @@ impl SolveJob {
             values[3] = Value::Int(nodes);
             Ok(Outcome::over_budget(over, values))
         };
-        let (score, best, nodes) = if self.score_only {
-            match solver.score_within(&position, self.weak, meter) {
-                Ok((score, nodes)) => (score, None, nodes),
-                Err((over, nodes)) => return over_budget(over, nodes),
-            }
+        let mut turn = self.idle.begin();
+        // Under a budget, helpers would make which records finish depend on the threads.
+        let deep = self.width * self.height - request.columns.len() >= HELPED_MIN_EMPTY;
+        let helpers = if deep && !meter.is_limited() {
+            turn.borrow_idle(rayon::current_num_threads())
         } else {
-            let analysis = solver.analyze_within(&position, self.weak, meter);
-            if let Some(over) = analysis.stopped {
-                return over_budget(over, analysis.nodes);
-            }
-            (analysis.score, Some(analysis.best_moves), analysis.nodes)
+            0
         };
+        let best_moves = !self.score_only;
+        let analysis = solver.search_within(&position, self.weak, meter, helpers, best_moves);
+        drop(turn);
+        if let Some(over) = analysis.stopped {
+            return over_budget(over, analysis.nodes);
+        }
+        let (score, nodes) = (analysis.score, analysis.nodes);
+        let best = best_moves.then_some(analysis.best_moves);
         let mut values = vec![
             Value::Text(result_name(score.signum()).into()),
             if self.weak {

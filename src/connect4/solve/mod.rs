@@ -16,18 +16,20 @@ mod book;
 mod build;
 mod build_progress;
 mod builder;
+mod busy;
 mod checkpoint;
 mod ordering;
 mod position;
 mod search;
 mod table;
+mod team;
 
 pub use book::{Book, BookError, BookSpec};
 pub use build::{build_book, BookStats, SolvedPosition};
 pub use build_progress::BuildProgress;
 pub use builder::{BookBuildError, BookBuilder, BookOptions, BuildEvent};
 pub use checkpoint::Checkpoint;
-pub use position::{Bits, Geometry, Position};
+pub use position::{Bits, Geometry, Position, TableCell, WideCell};
 pub use search::{Analysis, Solver};
 
 use thiserror::Error;

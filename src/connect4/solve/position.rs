@@ -7,6 +7,7 @@
 //! top stone, which says how high the column is).
 
 use std::ops::{Add, Not, Sub};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::connect4::{Mask, MAX_SIDE};
 
@@ -32,6 +33,50 @@ pub trait Bits:
     fn low_u64(self) -> u64;
     /// From the low bits of a `u64`.
     fn from_u64(value: u64) -> Self;
+    /// A transposition-table entry holding one `Self`, read and written through a shared
+    /// reference (all-zero bytes are the value zero).
+    type Cell: TableCell<Self>;
+}
+
+/// A table entry that threads may share: loads and stores of a whole entry, in no
+/// particular order.
+pub trait TableCell<M>: Send + Sync + std::fmt::Debug {
+    /// The entry's value.
+    fn load(&self) -> M;
+    /// Replaces the entry's value.
+    fn store(&self, value: M);
+}
+
+impl TableCell<u64> for AtomicU64 {
+    #[inline]
+    fn load(&self) -> u64 {
+        self.load(Ordering::Relaxed)
+    }
+    #[inline]
+    fn store(&self, value: u64) {
+        self.store(value, Ordering::Relaxed);
+    }
+}
+
+/// A `u128` entry as two halves. A load concurrent with a store could mix two entries'
+/// halves, so only one thread ever searches with a `u128` table (helper threads search
+/// `u64` boards only: see `Solver::search_within`).
+#[derive(Debug, Default)]
+#[repr(align(16))]
+pub struct WideCell([AtomicU64; 2]);
+
+impl TableCell<u128> for WideCell {
+    #[inline]
+    fn load(&self) -> u128 {
+        let [low, high] = &self.0;
+        u128::from(high.load(Ordering::Relaxed)) << 64 | u128::from(low.load(Ordering::Relaxed))
+    }
+    #[inline]
+    fn store(&self, value: u128) {
+        let [low, high] = &self.0;
+        low.store(value as u64, Ordering::Relaxed);
+        high.store((value >> 64) as u64, Ordering::Relaxed);
+    }
 }
 
 /// Keeps [`Bits`] to the types listed here.
@@ -43,6 +88,7 @@ mod sealed {
 }
 
 impl Bits for u64 {
+    type Cell = AtomicU64;
     #[inline]
     fn count_ones(self) -> u32 {
         u64::count_ones(self)
@@ -62,6 +108,7 @@ impl Bits for u64 {
 }
 
 impl Bits for u128 {
+    type Cell = WideCell;
     #[inline]
     fn count_ones(self) -> u32 {
         u128::count_ones(self)

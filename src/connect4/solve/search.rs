@@ -8,9 +8,11 @@
 use std::sync::Arc;
 
 use super::book::Book;
+use super::busy::Busy;
 use super::ordering::{centre_first, MoveSorter};
 use super::position::{Bits, Geometry, Position};
 use super::table::Table;
+use super::team::Team;
 use crate::budget::{Meter, OverBudget};
 use crate::connect4::MAX_SIDE;
 
@@ -65,10 +67,12 @@ pub struct Analysis {
 }
 
 /// A reusable solver for one board size: geometry, transposition table and node counter.
-#[derive(Debug, Clone)]
-pub struct Solver<M> {
+#[derive(Debug)]
+pub struct Solver<M: Bits> {
     geometry: Geometry<M>,
-    table: Table<M>,
+    /// Shared with helper threads while they search the same position (see
+    /// [`search_within`](Solver::search_within)); this solver's own otherwise.
+    table: Arc<Table<M>>,
     /// Bounds of the positions [`DEEP_PLIES`] or more below the current search's root: a
     /// small table of its own, which stays in the processor's cache.
     deep_table: Table<M>,
@@ -98,7 +102,25 @@ pub struct Solver<M> {
     /// Lowest and highest score a position the search visits can have.
     min_score: i32,
     max_score: i32,
+    /// While threads search one position together: what they share.
+    team: Option<Arc<Team<M>>>,
+    /// Whether this solver is a helper thread of a team.
+    helping: bool,
+    /// In a team: the generation of the task this thread searches (see [`Team::post`]).
+    task: u64,
+    /// For the main thread of a team: a helper's value for the current task, which ended
+    /// the main thread's own search of it.
+    overtaken: Option<i32>,
 }
+
+/// Children with at least this many empty cells are marked while searched, and passed
+/// over while another thread searches them (see [`Busy`](super::busy::Busy)): near the
+/// leaves the marks cost more than they save.
+const BUSY_MIN_EMPTY: i32 = 20;
+
+/// How often, in nodes, a helper thread looks whether the search it helps is over, and
+/// moves its deep positions' line with the shared table's size.
+const HELPER_CHECK_NODES: u64 = 1 << 12;
 
 impl<M: Bits> Solver<M> {
     /// A solver for `width × height` boards (which must fit `M`) with a transposition table
@@ -109,7 +131,7 @@ impl<M: Bits> Solver<M> {
         let cells = (width * height) as i32;
         Solver {
             geometry: Geometry::new(width, height),
-            table: Table::new(table_mb),
+            table: Arc::new(Table::new(table_mb)),
             deep_table: Table::new(DEEP_TABLE_MB),
             deep_from: u32::MAX,
             root_moves: 0,
@@ -125,6 +147,10 @@ impl<M: Bits> Solver<M> {
             weak: false,
             min_score: -cells / 2 + 3,
             max_score: (cells + 1) / 2 - 3,
+            team: None,
+            helping: false,
+            task: 0,
+            overtaken: None,
         }
     }
 
@@ -141,7 +167,9 @@ impl<M: Bits> Solver<M> {
 
     /// Forgets every stored bound (never needed for correctness: bounds stay true).
     pub fn clear_table(&mut self) {
-        self.table.clear();
+        if let Some(table) = Arc::get_mut(&mut self.table) {
+            table.clear();
+        }
         self.deep_table.clear();
     }
 
@@ -154,7 +182,11 @@ impl<M: Bits> Solver<M> {
     /// its sign: 1, 0 or −1.
     pub fn solve(&mut self, p: &Position<M>, weak: bool) -> i32 {
         self.weak = weak;
-        self.table.restart();
+        // Only a table of its own starts small again and grows: helpers search over the
+        // size their main thread gives the shared table.
+        if let Some(table) = Arc::get_mut(&mut self.table) {
+            table.restart();
+        }
         self.root_moves = p.moves();
         self.deep_from = self.deep_line();
         self.solve_start = self.nodes;
@@ -179,7 +211,7 @@ impl<M: Bits> Solver<M> {
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
-            let r = self.negamax(p, med, med + 1);
+            let r = self.root_search(p, med, med + 1);
             if r <= med {
                 max = r;
             } else {
@@ -249,8 +281,10 @@ impl<M: Bits> Solver<M> {
     }
 
     /// Gives the meter back after a search, with the limit it stopped at. A stopped
-    /// search leaves bounds computed from cut-short searches in the tables: they are
-    /// forgotten.
+    /// search stored nothing once stopped (see [`put`](Self::put)), but its tables are
+    /// cleared all the same: the next search then does not depend on where this one
+    /// stopped, so which records finish within a budget does not depend on how records
+    /// are shared between threads.
     fn stop_metering(&mut self, meter: &mut Meter) -> Option<OverBudget> {
         self.meter.spend_many(self.nodes - self.metered);
         std::mem::swap(&mut self.meter, meter);
@@ -262,9 +296,139 @@ impl<M: Bits> Solver<M> {
         stopped
     }
 
-    /// Sets the node count of the next event: the table's growth or a look at the budget.
+    /// The score of `p` and, with `best_moves`, every column that achieves it, with
+    /// `helpers` more threads searching the same position over this solver's table (lazy
+    /// SMP): they run the same search, and the bounds they store cut this thread's search
+    /// short. The answer is this thread's, exactly what a search alone gives; the nodes are
+    /// all threads'. Helpers run on `u64` boards only (see
+    /// [`WideCell`](super::position::WideCell)) and never under a limited `meter`, so that
+    /// which searches finish within a budget does not depend on the threads.
+    pub fn search_within(
+        &mut self,
+        p: &Position<M>,
+        weak: bool,
+        meter: &mut Meter,
+        helpers: usize,
+        best_moves: bool,
+    ) -> Analysis {
+        let run = |solver: &mut Self, meter: &mut Meter| {
+            if best_moves {
+                solver.analyze_within(p, weak, meter)
+            } else {
+                solver.start_metering(meter);
+                let score = solver.solve(p, weak);
+                let stopped = solver.stop_metering(meter);
+                Analysis {
+                    score,
+                    best_moves: Vec::new(),
+                    nodes: solver.nodes,
+                    stopped,
+                }
+            }
+        };
+        if helpers == 0 || M::BITS != 64 || meter.is_limited() {
+            return run(self, meter);
+        }
+        if let Some(table) = Arc::get_mut(&mut self.table) {
+            table.restart();
+        }
+        let team = Arc::new(Team::new());
+        self.team = Some(Arc::clone(&team));
+        self.weak = weak;
+        let analysis = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..helpers)
+                .map(|_| {
+                    let helper = self.helper();
+                    scope.spawn(move || helper.help())
+                })
+                .collect();
+            let analysis = run(self, meter);
+            team.finish();
+            let helper_nodes: u64 = threads.into_iter().map(|t| t.join().unwrap_or(0)).sum();
+            Analysis {
+                nodes: analysis.nodes + helper_nodes,
+                ..analysis
+            }
+        });
+        self.team = None;
+        analysis
+    }
+
+    /// [`negamax`](Self::negamax) from the root of a search, told to the helper threads
+    /// if there are any; the value of the first thread to finish.
+    fn root_search(&mut self, p: &Position<M>, alpha: i32, beta: i32) -> i32 {
+        let Some(team) = &self.team else {
+            return self.negamax(p, alpha, beta);
+        };
+        self.task = team.post(*p, alpha, beta, self.root_moves);
+        let value = self.negamax(p, alpha, beta);
+        match self.overtaken.take() {
+            Some(value) => {
+                self.stopped = false;
+                self.plan_next_event();
+                value
+            }
+            None => value,
+        }
+    }
+
+    /// A solver over this one's table, book and team, with a small table of deep
+    /// positions of its own. It tries the columns in the same order: the threads drift
+    /// apart as each meets the other's bounds and marks, and that cut the main thread's
+    /// nodes more than other orders or other first moves did (`docs/performance.md`).
+    fn helper(&self) -> Self {
+        Solver {
+            geometry: self.geometry.clone(),
+            table: Arc::clone(&self.table),
+            deep_table: Table::new(DEEP_TABLE_MB),
+            deep_from: u32::MAX,
+            root_moves: 0,
+            book: self.book.clone(),
+            order: self.order,
+            nodes: 0,
+            grow_at: u64::MAX,
+            next_event: 0,
+            meter: Meter::unlimited(),
+            metered: 0,
+            stopped: false,
+            solve_start: 0,
+            weak: self.weak,
+            min_score: self.min_score,
+            max_score: self.max_score,
+            team: self.team.clone(),
+            helping: true,
+            task: 0,
+            overtaken: None,
+        }
+    }
+
+    /// A helper thread's work: each search the main thread posts, until it is done or
+    /// the main thread moves on, then the next; the nodes searched.
+    fn help(mut self) -> u64 {
+        let Some(team) = self.team.clone() else {
+            return 0;
+        };
+        while let Some(task) = team.next_task(self.task) {
+            self.task = task.generation;
+            self.stopped = false;
+            self.root_moves = task.root_moves;
+            self.deep_from = self.deep_line();
+            self.plan_next_event();
+            let value = self.negamax(&task.position, task.alpha, task.beta);
+            if !self.stopped {
+                team.report(task.generation, value);
+            }
+        }
+        self.nodes
+    }
+
+    /// Sets the node count of the next event: the table's growth or a look at the budget
+    /// (in a team, at what the other threads did).
     fn plan_next_event(&mut self) {
-        let check = self.nodes.saturating_add(self.meter.nodes_until_check());
+        let mut check = self.nodes.saturating_add(self.meter.nodes_until_check());
+        if self.team.is_some() {
+            check = check.min(self.nodes + HELPER_CHECK_NODES);
+        }
         self.next_event = self.grow_at.min(check);
     }
 
@@ -273,14 +437,36 @@ impl<M: Bits> Solver<M> {
     #[cold]
     #[inline(never)]
     fn event(&mut self) -> bool {
-        if self.stopped {
-            return true;
+        if let Some(team) = &self.team {
+            if self.helping {
+                if team.moved_on(self.task) {
+                    self.stopped = true;
+                }
+                // The main thread grows the shared table: the line follows its size.
+                self.deep_from = self.deep_line();
+            } else if let Some(value) = team.solved(self.task) {
+                self.overtaken = Some(value);
+                self.stopped = true;
+            }
         }
-        if self.nodes >= self.grow_at {
-            self.grow_table();
+        if self.stopped {
+            self.next_event = 0;
+            return true;
         }
         let fresh = self.nodes - self.metered;
         self.metered = self.nodes;
+        // The table grows with the nodes of every thread that fills it.
+        let helped = match &self.team {
+            Some(team) if self.helping => {
+                team.add_helper_nodes(fresh);
+                0
+            }
+            Some(team) => team.helper_nodes(),
+            None => 0,
+        };
+        if self.nodes + helped >= self.grow_at {
+            self.grow_table();
+        }
         if self.meter.spend_many(fresh) {
             self.stopped = true;
             self.next_event = 0;
@@ -317,7 +503,7 @@ impl<M: Bits> Solver<M> {
                     -opponent >= score
                 } else {
                     // The move reaches `score` if the child's value is at most −score.
-                    self.negamax(&child, -score, -score + 1) <= -score
+                    self.root_search(&child, -score, -score + 1) <= -score
                 }
             };
             if reaches {
@@ -454,11 +640,68 @@ impl<M: Bits> Solver<M> {
                 alpha = alpha.max(lower);
             }
         }
+        if self.team.is_some() && cells - moves > BUSY_MIN_EMPTY {
+            return self.search_children_shared(p, sorter, key, deep, alpha, beta);
+        }
         // Borrowed, not moved into the loop: moving copies the sorter's array.
         for (cell, col) in &mut sorter {
             let mut child = *p;
             self.geometry.play(&mut child, cell, col);
             let score = -self.negamax(&child, -beta, -alpha);
+            if score >= beta {
+                self.store_lower(key, score, deep);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        self.store_upper(key, alpha, deep);
+        alpha
+    }
+
+    /// The children loop of [`negamax`](Self::negamax) while other threads search the same
+    /// position: each child is marked in the team's [`Busy`] while searched, and a child
+    /// another thread is searching waits until the others are done. Waiting holds for the
+    /// first child too: with it, two threads split more of the tree (`docs/performance.md`).
+    #[inline(never)]
+    fn search_children_shared(
+        &mut self,
+        p: &Position<M>,
+        mut sorter: MoveSorter<M>,
+        key: M,
+        deep: bool,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut waiting = [(Position::default(), M::default()); MAX_SIDE];
+        let mut n_waiting = 0;
+        let mut next_waiting = 0;
+        loop {
+            let (child, child_key) = if let Some((cell, col)) = sorter.next() {
+                let mut child = *p;
+                self.geometry.play(&mut child, cell, col);
+                let child_key = self.geometry.symmetric_key(&child);
+                // The marks are read through short borrows: the search below needs `self`.
+                if self.busy().is_some_and(|busy| busy.is_marked(child_key)) {
+                    waiting[n_waiting] = (child, child_key);
+                    n_waiting += 1;
+                    continue;
+                }
+                (child, child_key)
+            } else if next_waiting < n_waiting {
+                next_waiting += 1;
+                waiting[next_waiting - 1]
+            } else {
+                break;
+            };
+            if let Some(busy) = self.busy() {
+                busy.mark(child_key);
+            }
+            let score = -self.negamax(&child, -beta, -alpha);
+            if let Some(busy) = self.busy() {
+                busy.unmark(child_key);
+            }
             if score >= beta {
                 self.store_lower(key, score, deep);
                 return score;
@@ -489,6 +732,12 @@ impl<M: Bits> Solver<M> {
             .saturating_add(DEEP_PLIES + self.table.doublings() / 2)
     }
 
+    /// The marks of the positions the threads of a team are searching.
+    #[inline]
+    fn busy(&self) -> Option<&Busy> {
+        self.team.as_deref().map(|team| &team.busy)
+    }
+
     /// The table of deep positions, or the main one.
     #[inline]
     fn table_for(&self, deep: bool) -> &Table<M> {
@@ -499,9 +748,13 @@ impl<M: Bits> Solver<M> {
         }
     }
 
-    /// Stores `value` for `key` in the table of deep positions, or the main one.
+    /// Stores `value` for `key` in the table of deep positions, or the main one; nothing
+    /// once the search is stopped, whose values are then not bounds.
     #[inline]
     fn put(&mut self, key: M, value: u8, deep: bool) {
+        if self.stopped {
+            return;
+        }
         if deep {
             self.deep_table.put(key, value);
         } else {

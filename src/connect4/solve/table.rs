@@ -15,25 +15,35 @@
 //! table doubles as the search's node count outgrows it, up to the size asked for. The size
 //! stamp lets a search start small again without clearing anything: entries stored under
 //! another size simply miss.
+//!
+//! Threads searching one position share one table (lazy SMP), and one of them may grow it
+//! while the others search: each entry is one atomic word (`u64` boards only; see
+//! [`WideCell`](super::position::WideCell)), and an entry is read as a hit only under the
+//! size stamp it was written with. A probe that reads the size just before a doubling
+//! stores its entry under the old stamp, or a doubling overwrites it: it is lost or
+//! misses, but no probe ever reads another position's value.
 
-use super::position::Bits;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::position::{Bits, TableCell};
 
 /// A table of bounds on position values, reused from position to position: a stored bound
-/// holds for the position whatever search stored it.
-#[derive(Debug, Clone)]
-pub struct Table<M> {
+/// holds for the position whatever search stored it. Entries are read and written, and
+/// the table grown, through a shared reference.
+#[derive(Debug)]
+pub struct Table<M: Bits> {
     /// The allocation; the table proper starts at `offset`, on a huge-page boundary when it
     /// fills at least one.
-    entries: Vec<M>,
+    entries: Vec<M::Cell>,
     offset: usize,
     /// log2 of the number of entries in use now.
-    bits: u32,
+    bits: AtomicU32,
     /// log2 of the entries a search starts with, and of the most it may grow to.
     min_bits: u32,
     max_bits: u32,
     /// log2 of the most entries ever in use: the part of the table that may hold
     /// anything (the rest was never written, so clearing it would only fault its pages in).
-    reached_bits: u32,
+    reached_bits: AtomicU32,
 }
 
 /// log2 of the fewest entries: the size stamp (6 bits above the value's 8) must sit below
@@ -53,7 +63,7 @@ impl<M: Bits> Table<M> {
         let wanted =
             (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<M>()).max(1 << FLOOR_BITS);
         let mut max_bits = usize::BITS - 1 - wanted.leading_zeros();
-        let per_huge_page = HUGE_PAGE / std::mem::size_of::<M>();
+        let per_huge_page = HUGE_PAGE / std::mem::size_of::<M::Cell>();
         // Room to start the table on a huge-page boundary, for tables of at least one huge
         // page: a smaller one cannot be backed by one, and its padding would only be mapped.
         let padding = |bits: u32| {
@@ -63,12 +73,12 @@ impl<M: Bits> Table<M> {
                 0
             }
         };
-        let mut entries = loop {
+        let entries = loop {
             match zeroed_entries::<M>((1usize << max_bits) + padding(max_bits)) {
                 Some(entries) => break entries,
                 None if max_bits > FLOOR_BITS => max_bits -= 1,
                 None => std::alloc::handle_alloc_error(
-                    std::alloc::Layout::array::<M>((1 << max_bits) + padding(max_bits))
+                    std::alloc::Layout::array::<M::Cell>((1 << max_bits) + padding(max_bits))
                         .expect("a small table's layout"),
                 ),
             }
@@ -78,84 +88,95 @@ impl<M: Bits> Table<M> {
             0
         } else {
             let start = entries.as_ptr() as usize;
-            let offset = (start.next_multiple_of(HUGE_PAGE) - start) / std::mem::size_of::<M>();
-            advise_huge_pages(
-                start + offset * std::mem::size_of::<M>(),
-                size * std::mem::size_of::<M>(),
-            );
+            let cell = std::mem::size_of::<M::Cell>();
+            let offset = (start.next_multiple_of(HUGE_PAGE) - start) / cell;
+            advise_huge_pages(start + offset * cell, size * cell);
             offset
         };
         let min_bits = START_BITS.min(max_bits);
         // The starting entries are touched now rather than in the middle of a search, where
         // the first touch of each page faults. Growing writes every entry of the larger size, so the rest of the
         // table is touched only if a search needs it.
-        entries[offset..offset + (1 << min_bits)].fill(M::default());
+        for entry in &entries[offset..offset + (1 << min_bits)] {
+            entry.store(M::default());
+        }
         Table {
             entries,
             offset,
-            bits: min_bits,
+            bits: AtomicU32::new(min_bits),
             min_bits,
             max_bits,
-            reached_bits: min_bits,
+            reached_bits: AtomicU32::new(min_bits),
         }
+    }
+
+    /// log2 of the entries in use now.
+    #[inline]
+    fn bits(&self) -> u32 {
+        self.bits.load(Ordering::Relaxed)
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        let used = self.offset..self.offset + (1 << self.reached_bits);
-        self.entries[used].fill(M::default());
+        let reached = *self.reached_bits.get_mut();
+        for entry in &self.entries[self.offset..self.offset + (1 << reached)] {
+            entry.store(M::default());
+        }
     }
 
     /// Entries in use now.
     #[inline]
     pub fn len(&self) -> usize {
-        1 << self.bits
+        1 << self.bits()
     }
 
     /// How many times the table has doubled since the current search started.
     pub fn doublings(&self) -> u32 {
-        self.bits - self.min_bits
+        self.bits() - self.min_bits
     }
 
     /// Goes back to the starting size, for a new search. Nothing is cleared: what was
     /// stored under the starting size is still found, the rest misses.
     pub fn restart(&mut self) {
-        self.bits = self.min_bits;
+        *self.bits.get_mut() = self.min_bits;
     }
 
     /// Doubles the entries in use, moving every entry of the current size to its place in
-    /// the new one; false if the table is already at its largest.
-    pub fn grow(&mut self) -> bool {
-        if self.bits == self.max_bits {
+    /// the new one; false if the table is already at its largest. Other threads may probe
+    /// and store meanwhile (see the module's comment), but only one may grow it.
+    pub fn grow(&self) -> bool {
+        let bits = self.bits();
+        if bits == self.max_bits {
             return false;
         }
-        let old_stamp = stamp::<M>(self.bits);
-        let new_stamp = stamp::<M>(self.bits + 1);
-        let low = (M::ONE << self.bits) - M::ONE;
-        let table = &mut self.entries[self.offset..self.offset + (2 << self.bits)];
+        let old_stamp = stamp::<M>(bits);
+        let new_stamp = stamp::<M>(bits + 1);
+        let low = (M::ONE << bits) - M::ONE;
+        let table = &self.entries[self.offset..self.offset + (2 << bits)];
         // Entry `i` moves to `2i` or `2i + 1` (its next key bit, the top of its stored
         // bits): from the top down, both targets hold entries already moved, or none.
-        for i in (0..1usize << self.bits).rev() {
-            let entry = table[i];
-            table[2 * i] = M::default();
-            table[2 * i + 1] = M::default();
+        for i in (0..1usize << bits).rev() {
+            let entry = table[i].load();
+            table[2 * i].store(M::default());
+            table[2 * i + 1].store(M::default());
             if !entry.is_zero() && (entry & low & !M::from_u64(0xff)) == old_stamp {
                 let next_bit = (entry >> (M::BITS - 1)).low_u64() as usize;
                 let moved = ((entry & !low) << 1) | new_stamp | (entry & M::from_u64(0xff));
-                table[2 * i + next_bit] = moved;
+                table[2 * i + next_bit].store(moved);
             }
         }
-        self.bits += 1;
-        self.reached_bits = self.reached_bits.max(self.bits);
+        self.bits.store(bits + 1, Ordering::Relaxed);
+        self.reached_bits.fetch_max(bits + 1, Ordering::Relaxed);
         true
     }
 
     /// The entry's index and the entry `key` would have with value 0.
     #[inline]
     fn slot(&self, key: M) -> (usize, M) {
+        let bits = self.bits();
         let mixed = key.mix();
-        let index = (mixed >> (M::BITS - self.bits)).low_u64() as usize;
-        (index, (mixed << self.bits) | stamp::<M>(self.bits))
+        let index = (mixed >> (M::BITS - bits)).low_u64() as usize;
+        (index, (mixed << bits) | stamp::<M>(bits))
     }
 
     /// Starts loading the entry of `key` into the cache: probes of a large table miss the
@@ -169,7 +190,7 @@ impl<M: Bits> Table<M> {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
                 // SAFETY: a prefetch is only a hint (it never faults or changes memory), and
                 // the pointer is to an element of `entries`; SSE is part of x86-64.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>((entry as *const M).cast::<i8>()) };
+                unsafe { _mm_prefetch::<_MM_HINT_T0>((entry as *const M::Cell).cast::<i8>()) };
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -178,12 +199,12 @@ impl<M: Bits> Table<M> {
 
     /// Stores `value` (1 to 255) for `key`, replacing whatever was at its index.
     #[inline]
-    pub fn put(&mut self, key: M, value: u8) {
+    pub fn put(&self, key: M, value: u8) {
         let (index, tag) = self.slot(key);
         // The index has `bits` bits, at least 14: it is inside the table, and the tag's
         // low 8 bits are free for the value.
-        if let Some(slot) = self.entries.get_mut(self.offset + index) {
-            *slot = tag | M::from_u64(value.into());
+        if let Some(slot) = self.entries.get(self.offset + index) {
+            slot.store(tag | M::from_u64(value.into()));
         }
     }
 
@@ -191,8 +212,8 @@ impl<M: Bits> Table<M> {
     #[inline]
     pub fn get(&self, key: M) -> u8 {
         let (index, tag) = self.slot(key);
-        match self.entries.get(self.offset + index) {
-            Some(&entry) if entry ^ tag < M::from_u64(256) => entry.low_u64() as u8,
+        match self.entries.get(self.offset + index).map(TableCell::load) {
+            Some(entry) if entry ^ tag < M::from_u64(256) => entry.low_u64() as u8,
             _ => 0,
         }
     }
@@ -202,15 +223,15 @@ impl<M: Bits> Table<M> {
 /// the system, which maps fresh pages as they are first touched, so a large table costs
 /// nothing until the search uses it; `vec![0; len]` does the same but aborts the process
 /// when the system refuses (a `--table-mb` beyond the machine's memory).
-fn zeroed_entries<M: Bits>(len: usize) -> Option<Vec<M>> {
-    let layout = std::alloc::Layout::array::<M>(len).ok()?;
+fn zeroed_entries<M: Bits>(len: usize) -> Option<Vec<M::Cell>> {
+    let layout = std::alloc::Layout::array::<M::Cell>(len).ok()?;
     // SAFETY: the layout is not zero-sized (`len` ≥ 2¹⁴ entries of 8 or 16 bytes). A
     // non-null pointer is an allocation of the global allocator with exactly the layout a
-    // `Vec<M>` of capacity `len` uses, so the vector may own and free it; its `len`
+    // `Vec<M::Cell>` of capacity `len` uses, so the vector may own and free it; its `len`
     // elements are initialised, because `Bits` is implemented only for `u64` and `u128`,
-    // for which all-zero bytes are the value zero.
+    // whose cells (an `AtomicU64`, two of them) hold the value zero as all-zero bytes.
     unsafe {
-        let pointer = std::alloc::alloc_zeroed(layout).cast::<M>();
+        let pointer = std::alloc::alloc_zeroed(layout).cast::<M::Cell>();
         (!pointer.is_null()).then(|| Vec::from_raw_parts(pointer, len, len))
     }
 }
@@ -244,9 +265,9 @@ mod tests {
 
     #[test]
     fn exact_keys() {
-        let mut table = Table::<u64>::new(1);
+        let table = Table::<u64>::new(1);
         let step = 1u64 << 17; // 2^17 entries of 8 bytes in 1 MiB
-        assert_eq!(1u64 << table.bits, step);
+        assert_eq!(1u64 << table.bits(), step);
         table.put(5, 17);
         assert_eq!(table.get(5), 17);
         assert_eq!(table.get(6), 0);
@@ -308,7 +329,7 @@ mod tests {
 
     #[test]
     fn wide_keys_grow_too() {
-        let mut table = Table::<u128>::new(8);
+        let table = Table::<u128>::new(8);
         let keys: Vec<u128> = (0..20_000u128).map(|i| (i << 90) + i * 31 + 1).collect();
         for (i, &key) in keys.iter().enumerate() {
             table.put(key, (i % 200 + 1) as u8);
