@@ -20,13 +20,24 @@ fn serial_and_helped(
     helpers: usize,
     weak: bool,
 ) -> [(i32, Vec<usize>); 2] {
+    searched(width, height, moves, helpers, weak).map(|(answer, _)| answer)
+}
+
+/// The answers and node counts behind [`serial_and_helped`].
+fn searched(
+    width: usize,
+    height: usize,
+    moves: &[usize],
+    helpers: usize,
+    weak: bool,
+) -> [((i32, Vec<usize>), u64); 2] {
     [0, helpers].map(|helpers| {
         let mut solver = Solver::<u64>::new(width, height, 64);
         let position = solver.position(moves).expect("a position to solve");
         let analysis =
             solver.search_within(&position, weak, &mut Meter::unlimited(), helpers, true);
         assert!(analysis.stopped.is_none());
-        (analysis.score, analysis.best_moves)
+        ((analysis.score, analysis.best_moves), analysis.nodes)
     })
 }
 
@@ -42,8 +53,10 @@ fn helpers_give_the_serial_answer_on_whole_boards() {
         }
     }
     // The known value (docs/connect4.md's table): 6×5 is a draw whatever the first move.
-    let [_, helped] = serial_and_helped(6, 5, &[], 1, false);
+    // The helper really searched: the nodes (every thread's) are not the serial count.
+    let [(_, serial_nodes), (helped, helped_nodes)] = searched(6, 5, &[], 1, false);
     assert_eq!(helped, (0, vec![0, 1, 2, 3, 4, 5]));
+    assert_ne!(serial_nodes, helped_nodes);
 }
 
 #[test]
