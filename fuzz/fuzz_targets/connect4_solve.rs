@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use puzzlebench::batch::{InputSpec, Job, Record, RecordContent, Value};
 use puzzlebench::budget::{Budget, Meter};
-use puzzlebench::connect4::{board_fits, SolveJob};
+use puzzlebench::connect4::{board_fits, IdleThreads, SolveJob};
 
 /// Enough for whole games on the small boards and for positions a few moves from the end on
 /// the others; a larger budget only repeats the same code (at 5,000 nodes the two searches
@@ -48,6 +48,7 @@ fuzz_target!(|data: &[u8]| {
             table_mb: 0,
             score_only,
             book: None,
+            idle: IdleThreads::default(),
         };
         let mut worker = job.new_worker();
         let layout = job

@@ -418,7 +418,8 @@ impl SolveJob {
         let mut turn = self.idle.begin();
         // Under a budget, helpers would make which records finish depend on the threads.
         let deep = self.width * self.height - request.columns.len() >= HELPED_MIN_EMPTY;
-        let helpers = if deep && !meter.is_limited() {
+        // Helpers search `u64` boards only (see `Solver::search_within`).
+        let helpers = if deep && M::BITS == 64 && !meter.is_limited() {
             turn.borrow_idle(rayon::current_num_threads())
         } else {
             0

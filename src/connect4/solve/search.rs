@@ -12,7 +12,7 @@ use super::busy::Busy;
 use super::ordering::{centre_first, MoveSorter};
 use super::position::{Bits, Geometry, Position};
 use super::table::Table;
-use super::team::Team;
+use super::team::{FinishOnDrop, Team};
 use crate::budget::{Meter, OverBudget};
 use crate::connect4::MAX_SIDE;
 
@@ -118,8 +118,9 @@ pub struct Solver<M: Bits> {
 /// leaves the marks cost more than they save.
 const BUSY_MIN_EMPTY: i32 = 20;
 
-/// How often, in nodes, a helper thread looks whether the search it helps is over, and
-/// moves its deep positions' line with the shared table's size.
+/// How often, in nodes, the threads of a team look at each other: a helper whether the
+/// main thread moved on (and where the shared table's size puts its deep line), the main
+/// thread whether a helper finished its window.
 const HELPER_CHECK_NODES: u64 = 1 << 12;
 
 impl<M: Bits> Solver<M> {
@@ -165,7 +166,8 @@ impl<M: Bits> Solver<M> {
         &self.geometry
     }
 
-    /// Forgets every stored bound (never needed for correctness: bounds stay true).
+    /// Forgets every stored bound (never needed for correctness: bounds stay true). A table
+    /// shared with helper threads at the time is left as it is.
     pub fn clear_table(&mut self) {
         if let Some(table) = Arc::get_mut(&mut self.table) {
             table.clear();
@@ -299,8 +301,9 @@ impl<M: Bits> Solver<M> {
     /// The score of `p` and, with `best_moves`, every column that achieves it, with
     /// `helpers` more threads searching the same position over this solver's table (lazy
     /// SMP): they run the same search, and the bounds they store cut this thread's search
-    /// short. The answer is this thread's, exactly what a search alone gives; the nodes are
-    /// all threads'. Helpers run on `u64` boards only (see
+    /// short. The answer is exactly what a search alone gives (a window's value may come
+    /// from whichever thread finishes it first, both being bounds on the same side); the
+    /// nodes are all threads'. Helpers run on `u64` boards only (see
     /// [`WideCell`](super::position::WideCell)) and never under a limited `meter`, so that
     /// which searches finish within a budget does not depend on the threads.
     pub fn search_within(
@@ -326,6 +329,8 @@ impl<M: Bits> Solver<M> {
                 }
             }
         };
+        // A search that panicked inside a team left it behind.
+        self.team = None;
         if helpers == 0 || M::BITS != 64 || meter.is_limited() {
             return run(self, meter);
         }
@@ -342,9 +347,16 @@ impl<M: Bits> Solver<M> {
                     scope.spawn(move || helper.help())
                 })
                 .collect();
+            let finish = FinishOnDrop(&team);
             let analysis = run(self, meter);
-            team.finish();
-            let helper_nodes: u64 = threads.into_iter().map(|t| t.join().unwrap_or(0)).sum();
+            drop(finish);
+            let helper_nodes: u64 = threads
+                .into_iter()
+                .map(|t| {
+                    t.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .sum();
             Analysis {
                 nodes: analysis.nodes + helper_nodes,
                 ..analysis
@@ -432,11 +444,17 @@ impl<M: Bits> Solver<M> {
         self.next_event = self.grow_at.min(check);
     }
 
-    /// Grows the table when due and tells the meter the nodes searched; true once the
-    /// budget is spent.
+    /// Grows the table when due, tells the meter the nodes searched and looks at the rest
+    /// of the team; true once the search is to stop: the budget is spent, or (in a team)
+    /// the main thread moved on or a helper finished the window first.
     #[cold]
     #[inline(never)]
     fn event(&mut self) -> bool {
+        if self.stopped {
+            // Already stopped: a helper's value must not undo a stop by the budget.
+            self.next_event = 0;
+            return true;
+        }
         if let Some(team) = &self.team {
             if self.helping {
                 if team.moved_on(self.task) {
@@ -520,7 +538,7 @@ impl<M: Bits> Solver<M> {
         debug_assert!(alpha < beta);
         self.nodes += 1;
         if self.nodes >= self.next_event && self.event() {
-            // Stopped by the budget: the value does not matter, the search is dropped.
+            // Stopped (see `event`): the value does not matter, the search is dropped.
             return alpha;
         }
         let g = &self.geometry;

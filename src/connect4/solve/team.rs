@@ -15,9 +15,11 @@ use super::position::Position;
 pub struct Task<M> {
     /// Counts the tasks posted: a helper works on a task while it is the latest.
     pub generation: u64,
-    /// The position and window searched.
+    /// The position searched.
     pub position: Position<M>,
+    /// The window: the value is searched for in (alpha, beta).
     pub alpha: i32,
+    /// The window's upper end.
     pub beta: i32,
     /// Stones at the root of the main thread's search, which places the deep positions'
     /// line.
@@ -38,6 +40,16 @@ pub struct Team<M> {
     solved: AtomicU64,
     /// Nodes the helpers searched so far, told every few thousand.
     helper_nodes: AtomicU64,
+}
+
+/// Tells the helpers that the search is over when dropped: also when the main thread's
+/// search panics, which would otherwise leave them waiting for a next task for ever.
+pub struct FinishOnDrop<'a, M: Copy>(pub &'a Team<M>);
+
+impl<M: Copy> Drop for FinishOnDrop<'_, M> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
 }
 
 /// The generation that tells helpers to stop.
