@@ -111,7 +111,15 @@ pub struct Solver<M: Bits> {
     /// For the main thread of a team: a helper's value for the current task, which ended
     /// the main thread's own search of it.
     overtaken: Option<i32>,
+    /// For the main thread of a team: the window it searches now, posted to the helpers
+    /// once the search has run [`HELP_AFTER_NODES`].
+    window: Option<(Position<M>, i32, i32)>,
 }
+
+/// A team's helpers get work once the main thread's search has visited this many nodes
+/// (about 20 ms): shorter searches gain nothing from them, and stay exactly as on one
+/// thread, node counts included.
+const HELP_AFTER_NODES: u64 = 1 << 18;
 
 /// Children with at least this many empty cells are marked while searched, and passed
 /// over while another thread searches them (see [`Busy`](super::busy::Busy)): near the
@@ -152,6 +160,7 @@ impl<M: Bits> Solver<M> {
             helping: false,
             task: 0,
             overtaken: None,
+            window: None,
         }
     }
 
@@ -369,10 +378,12 @@ impl<M: Bits> Solver<M> {
     /// [`negamax`](Self::negamax) from the root of a search, told to the helper threads
     /// if there are any; the value of the first thread to finish.
     fn root_search(&mut self, p: &Position<M>, alpha: i32, beta: i32) -> i32 {
-        let Some(team) = &self.team else {
+        if self.team.is_none() {
             return self.negamax(p, alpha, beta);
-        };
-        self.task = team.post(*p, alpha, beta, self.root_moves);
+        }
+        self.window = Some((*p, alpha, beta));
+        self.task = 0;
+        self.post_window();
         let value = self.negamax(p, alpha, beta);
         match self.overtaken.take() {
             Some(value) => {
@@ -381,6 +392,16 @@ impl<M: Bits> Solver<M> {
                 value
             }
             None => value,
+        }
+    }
+
+    /// Posts the main thread's current window to the helpers, once the search has run long
+    /// enough for them (see [`HELP_AFTER_NODES`]) and unless it is posted already.
+    fn post_window(&mut self) {
+        if let (Some(team), Some((p, alpha, beta)), 0) = (&self.team, self.window, self.task) {
+            if self.nodes >= HELP_AFTER_NODES {
+                self.task = team.post(p, alpha, beta, self.root_moves);
+            }
         }
     }
 
@@ -411,6 +432,7 @@ impl<M: Bits> Solver<M> {
             helping: true,
             task: 0,
             overtaken: None,
+            window: None,
         }
     }
 
@@ -462,6 +484,8 @@ impl<M: Bits> Solver<M> {
                 }
                 // The main thread grows the shared table: the line follows its size.
                 self.deep_from = self.deep_line();
+            } else if self.task == 0 {
+                self.post_window();
             } else if let Some(value) = team.solved(self.task) {
                 self.overtaken = Some(value);
                 self.stopped = true;
