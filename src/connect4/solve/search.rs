@@ -267,19 +267,17 @@ impl<M: Bits> Solver<M> {
         (score, self.nodes)
     }
 
-    /// [`score`](Self::score), the nodes counted by `meter`: `Err` with the nodes searched
-    /// when its budget stopped the search.
-    pub fn score_within(
-        &mut self,
-        p: &Position<M>,
-        weak: bool,
-        meter: &mut Meter,
-    ) -> Result<(i32, u64), (OverBudget, u64)> {
+    /// [`score`](Self::score), the nodes counted by `meter`: an [`Analysis`] without best
+    /// moves, with [`Analysis::stopped`] set when the budget stopped the search.
+    pub fn score_within(&mut self, p: &Position<M>, weak: bool, meter: &mut Meter) -> Analysis {
         self.start_metering(meter);
         let score = self.solve(p, weak);
-        match self.stop_metering(meter) {
-            Some(over) => Err((over, self.nodes)),
-            None => Ok((score, self.nodes)),
+        let stopped = self.stop_metering(meter);
+        Analysis {
+            score,
+            best_moves: Vec::new(),
+            nodes: self.nodes,
+            stopped,
         }
     }
 
@@ -327,15 +325,7 @@ impl<M: Bits> Solver<M> {
             if best_moves {
                 solver.analyze_within(p, weak, meter)
             } else {
-                solver.start_metering(meter);
-                let score = solver.solve(p, weak);
-                let stopped = solver.stop_metering(meter);
-                Analysis {
-                    score,
-                    best_moves: Vec::new(),
-                    nodes: solver.nodes,
-                    stopped,
-                }
+                solver.score_within(p, weak, meter)
             }
         };
         // A search that panicked inside a team left it behind.
