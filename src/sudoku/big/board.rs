@@ -184,13 +184,33 @@ impl<S: Shape> Board<S> {
             self.set(cell, PLACED);
             let (row, col) = (cell / S::SIDE, cell % S::SIDE);
             let b = row / S::BOX * S::BOX + col / S::BOX;
-            for k in 0..S::SIDE {
-                self.remove(S::row_cell(row, k), mask, queue)?;
-                self.remove(S::col_cell(col, k), mask, queue)?;
-                self.remove(S::box_cell(b, k), mask, queue)?;
-            }
+            self.remove_from_unit(|k| S::row_cell(row, k), mask, queue)?;
+            self.remove_from_unit(|k| S::col_cell(col, k), mask, queue)?;
+            self.remove_from_unit(|k| S::box_cell(b, k), mask, queue)?;
             self.set(cell, mask | PLACED);
             self.unplaced -= 1;
+        }
+        Ok(())
+    }
+
+    /// Removes `digit` from the cells of a unit (`cell_of(k)`, `k < SIDE`). The cells that
+    /// hold it, a few of the unit's, are found first with no branch per cell: a branch per
+    /// cell on whether it held the digit, mispredicted, was most of the placements' time.
+    #[inline(always)]
+    fn remove_from_unit(
+        &mut self,
+        cell_of: impl Fn(usize) -> usize,
+        digit: u32,
+        queue: &mut Queue,
+    ) -> Result<(), Contradiction> {
+        let mut holders = 0u32;
+        for k in 0..S::SIDE {
+            holders |= u32::from(self.at(cell_of(k)) & digit != 0) << k;
+        }
+        while holders != 0 {
+            let k = holders.trailing_zeros() as usize;
+            holders &= holders - 1;
+            self.remove(cell_of(k), digit, queue)?;
         }
         Ok(())
     }
@@ -249,10 +269,14 @@ impl<S: Shape> Board<S> {
     /// Locked candidates: a digit whose places in a box all lie in one row (or column)
     /// leaves the rest of that row (column); a digit whose places in a row (column) all
     /// lie in one box leaves the rest of that box. True if it removed any candidate.
+    ///
+    /// What leaves each segment is computed for every segment first, with no branch on
+    /// the candidates (`confined`), and only the segments that lose a digit are visited
+    /// then: most calls confirm a fixed point, and testing each segment against each
+    /// digit set with a branch was a third of a 25×25 search's time, mostly mispredicted.
     #[inline(always)]
     fn locked_candidates(&mut self, queue: &mut Queue) -> Result<bool, Contradiction> {
         let before = queue.len();
-        let mut changed = false;
         // Segments: the open candidates of the `BOX` cells a row shares with a box, and
         // the same for columns. `rows[row * BOX + stack]`, `cols[col * BOX + band]`.
         let mut rows = [0u32; 125];
@@ -269,84 +293,23 @@ impl<S: Shape> Board<S> {
                 cols[row * S::BOX + stack] = v;
             }
         }
+        let row_losses = confined::<S>(&rows);
+        let col_losses = confined::<S>(&cols);
+        let mut changed = false;
         for line in 0..S::SIDE {
-            // Claiming: the line's digits confined to one of its segments leave the rest
-            // of that segment's box.
-            let (mut once, mut twice) = (0, 0);
-            for s in 0..S::BOX {
-                twice |= once & rows[line * S::BOX + s];
-                once |= rows[line * S::BOX + s];
-            }
-            let only = once & !twice;
-            let (mut once_v, mut twice_v) = (0, 0);
-            for s in 0..S::BOX {
-                twice_v |= once_v & cols[line * S::BOX + s];
-                once_v |= cols[line * S::BOX + s];
-            }
-            let only_v = once_v & !twice_v;
-            if only | only_v == 0 {
-                continue;
-            }
-            let band = line / S::BOX * S::BOX;
-            for s in 0..S::BOX {
-                let digits = rows[line * S::BOX + s] & only;
-                let digits_v = cols[line * S::BOX + s] & only_v;
-                for other in band..band + S::BOX {
-                    if other == line {
-                        continue;
-                    }
-                    if rows[other * S::BOX + s] & digits != 0 {
-                        changed = true;
-                        for k in 0..S::BOX {
-                            self.remove(S::row_cell(other, s * S::BOX + k), digits, queue)?;
-                        }
-                    }
-                    if cols[other * S::BOX + s] & digits_v != 0 {
-                        changed = true;
-                        for k in 0..S::BOX {
-                            self.remove(S::col_cell(other, s * S::BOX + k), digits_v, queue)?;
-                        }
+            for segment in 0..S::BOX {
+                let lost = row_losses[line * S::BOX + segment];
+                if lost != 0 {
+                    changed = true;
+                    for k in 0..S::BOX {
+                        self.remove(S::row_cell(line, segment * S::BOX + k), lost, queue)?;
                     }
                 }
-            }
-        }
-        for band in 0..S::BOX {
-            for stack in 0..S::BOX {
-                // Pointing: the box's digits confined to one of its rows (columns) leave
-                // the rest of that row (column).
-                let (mut once, mut twice) = (0, 0);
-                let (mut once_v, mut twice_v) = (0, 0);
-                for i in 0..S::BOX {
-                    let h = rows[(band * S::BOX + i) * S::BOX + stack];
-                    twice |= once & h;
-                    once |= h;
-                    let v = cols[(stack * S::BOX + i) * S::BOX + band];
-                    twice_v |= once_v & v;
-                    once_v |= v;
-                }
-                let only = once & !twice;
-                let only_v = once_v & !twice_v;
-                if only | only_v == 0 {
-                    continue;
-                }
-                for i in 0..S::BOX {
-                    let row = band * S::BOX + i;
-                    let digits = rows[row * S::BOX + stack] & only;
-                    let col = stack * S::BOX + i;
-                    let digits_v = cols[col * S::BOX + band] & only_v;
-                    for other in 0..S::BOX {
-                        if other != stack && rows[row * S::BOX + other] & digits != 0 {
-                            changed = true;
-                            for k in 0..S::BOX {
-                                self.remove(S::row_cell(row, other * S::BOX + k), digits, queue)?;
-                            }
-                        }
-                        if other != band && cols[col * S::BOX + other] & digits_v != 0 {
-                            changed = true;
-                            for k in 0..S::BOX {
-                                self.remove(S::col_cell(col, other * S::BOX + k), digits_v, queue)?;
-                            }
-                        }
+                let lost = col_losses[line * S::BOX + segment];
+                if lost != 0 {
+                    changed = true;
+                    for k in 0..S::BOX {
+                        self.remove(S::col_cell(line, segment * S::BOX + k), lost, queue)?;
                     }
                 }
             }
@@ -431,4 +394,70 @@ impl<S: Shape> Node for Board<S> {
         let candidates = self.at(cell) & S::DIGITS;
         (cell, candidates & candidates.wrapping_neg())
     }
+}
+
+/// The digits each segment loses by locked candidates, from the open digits of every
+/// segment: `segments[line * BOX + segment]`, a line's segments being its parts in the
+/// `BOX` boxes it crosses (rows with the boxes of their band, or columns with those of
+/// their stack: the same arithmetic). A digit a line holds in one segment only leaves
+/// the box's other lines there (claiming); a digit a box holds in one line only leaves
+/// that line's other segments (pointing). Branch-free, with constant trip counts.
+#[inline(always)]
+fn confined<S: Shape>(segments: &[u32; 125]) -> [u32; 125] {
+    let mut losses = [0u32; 125];
+    for group in 0..S::BOX {
+        let first = group * S::BOX;
+        // Claiming: each line's digits held in one segment, kept in that segment.
+        let mut claimed = [0u32; 25];
+        for i in 0..S::BOX {
+            let (mut once, mut twice) = (0, 0);
+            for s in 0..S::BOX {
+                let digits = segments[(first + i) * S::BOX + s];
+                twice |= once & digits;
+                once |= digits;
+            }
+            for s in 0..S::BOX {
+                claimed[i * S::BOX + s] = segments[(first + i) * S::BOX + s] & once & !twice;
+            }
+        }
+        // Pointing: each box's digits held in one line, kept in that line.
+        let mut pointed = [0u32; 25];
+        for s in 0..S::BOX {
+            let (mut once, mut twice) = (0, 0);
+            for i in 0..S::BOX {
+                let digits = segments[(first + i) * S::BOX + s];
+                twice |= once & digits;
+                once |= digits;
+            }
+            for i in 0..S::BOX {
+                pointed[i * S::BOX + s] = segments[(first + i) * S::BOX + s] & once & !twice;
+            }
+        }
+        // A segment loses the digits claimed by the box's other lines and those pointed
+        // by the line's other boxes: each set is "held by another" = in the union but not
+        // the segment's own, or held by two.
+        for s in 0..S::BOX {
+            let (mut once, mut twice) = (0, 0);
+            for i in 0..S::BOX {
+                twice |= once & claimed[i * S::BOX + s];
+                once |= claimed[i * S::BOX + s];
+            }
+            for i in 0..S::BOX {
+                let others = once & !claimed[i * S::BOX + s] | twice;
+                losses[(first + i) * S::BOX + s] |= segments[(first + i) * S::BOX + s] & others;
+            }
+        }
+        for i in 0..S::BOX {
+            let (mut once, mut twice) = (0, 0);
+            for s in 0..S::BOX {
+                twice |= once & pointed[i * S::BOX + s];
+                once |= pointed[i * S::BOX + s];
+            }
+            for s in 0..S::BOX {
+                let others = once & !pointed[i * S::BOX + s] | twice;
+                losses[(first + i) * S::BOX + s] |= segments[(first + i) * S::BOX + s] & others;
+            }
+        }
+    }
+    losses
 }
