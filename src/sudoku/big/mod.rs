@@ -21,6 +21,8 @@
 //! candidates per weight of its row, column and box, a unit's weight counting the
 //! contradictions met in it (dom/wdeg, from constraint programming): the search turns to
 //! where it failed, which took a fifth of the guesses of a plain fewest-candidates choice.
+//! The weights halve every 1,000 contradictions, so that long searches follow their
+//! recent failures.
 
 mod board;
 mod deductions;
