@@ -406,58 +406,49 @@ impl<S: Shape> Node for Board<S> {
 fn confined<S: Shape>(segments: &[u32; 125]) -> [u32; 125] {
     let mut losses = [0u32; 125];
     for group in 0..S::BOX {
-        let first = group * S::BOX;
+        // Segment `s` of the group's `i`-th line.
+        let segment = |i: usize, s: usize| segments[(group * S::BOX + i) * S::BOX + s];
         // Claiming: each line's digits held in one segment, kept in that segment.
         let mut claimed = [0u32; 25];
-        for i in 0..S::BOX {
-            let (mut once, mut twice) = (0, 0);
-            for s in 0..S::BOX {
-                let digits = segments[(first + i) * S::BOX + s];
-                twice |= once & digits;
-                once |= digits;
-            }
-            for s in 0..S::BOX {
-                claimed[i * S::BOX + s] = segments[(first + i) * S::BOX + s] & once & !twice;
-            }
-        }
         // Pointing: each box's digits held in one line, kept in that line.
         let mut pointed = [0u32; 25];
-        for s in 0..S::BOX {
-            let (mut once, mut twice) = (0, 0);
-            for i in 0..S::BOX {
-                let digits = segments[(first + i) * S::BOX + s];
-                twice |= once & digits;
-                once |= digits;
+        for i in 0..S::BOX {
+            let (once, twice) = once_and_twice::<S>(|s| segment(i, s));
+            for s in 0..S::BOX {
+                claimed[i * S::BOX + s] = segment(i, s) & once & !twice;
             }
-            for i in 0..S::BOX {
-                pointed[i * S::BOX + s] = segments[(first + i) * S::BOX + s] & once & !twice;
+            let (once, twice) = once_and_twice::<S>(|k| segment(k, i));
+            for k in 0..S::BOX {
+                pointed[k * S::BOX + i] = segment(k, i) & once & !twice;
             }
         }
         // A segment loses the digits claimed by the box's other lines and those pointed
         // by the line's other boxes: each set is "held by another" = in the union but not
         // the segment's own, or held by two.
-        for s in 0..S::BOX {
-            let (mut once, mut twice) = (0, 0);
-            for i in 0..S::BOX {
-                twice |= once & claimed[i * S::BOX + s];
-                once |= claimed[i * S::BOX + s];
-            }
-            for i in 0..S::BOX {
-                let others = once & !claimed[i * S::BOX + s] | twice;
-                losses[(first + i) * S::BOX + s] |= segments[(first + i) * S::BOX + s] & others;
-            }
-        }
         for i in 0..S::BOX {
-            let (mut once, mut twice) = (0, 0);
-            for s in 0..S::BOX {
-                twice |= once & pointed[i * S::BOX + s];
-                once |= pointed[i * S::BOX + s];
-            }
-            for s in 0..S::BOX {
-                let others = once & !pointed[i * S::BOX + s] | twice;
-                losses[(first + i) * S::BOX + s] |= segments[(first + i) * S::BOX + s] & others;
+            let (by_box, by_two_boxes) = once_and_twice::<S>(|k| claimed[k * S::BOX + i]);
+            let (by_line, by_two_lines) = once_and_twice::<S>(|s| pointed[i * S::BOX + s]);
+            for k in 0..S::BOX {
+                // Segment `i` of line `k` (box `i`'s claims), and segment `k` of line `i`
+                // (line `i`'s pointing boxes).
+                let claims = claimed[k * S::BOX + i];
+                losses[(group * S::BOX + k) * S::BOX + i] |=
+                    segment(k, i) & (by_box & !claims | by_two_boxes);
+                let points = pointed[i * S::BOX + k];
+                losses[(group * S::BOX + i) * S::BOX + k] |=
+                    segment(i, k) & (by_line & !points | by_two_lines);
             }
         }
     }
     losses
+}
+
+/// The bits set in any of `value(0)` … `value(BOX - 1)` (`once`), and those set in two
+/// or more (`twice`).
+#[inline(always)]
+fn once_and_twice<S: Shape>(value: impl Fn(usize) -> u32) -> (u32, u32) {
+    (0..S::BOX).fold((0, 0), |(once, twice), k| {
+        let v = value(k);
+        (once | v, twice | once & v)
+    })
 }
