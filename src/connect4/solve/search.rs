@@ -114,6 +114,12 @@ pub struct Solver<M: Bits> {
     /// For the main thread of a team: the window it searches now, posted to the helpers
     /// once the search has run [`HELP_AFTER_NODES`].
     window: Option<(Position<M>, i32, i32)>,
+    /// In a team: stones at the root of the window this thread searches now.
+    window_root: u32,
+    /// In a team: whether the node searched next is expected to fail low, every child
+    /// searched (an ALL node), rather than to be cut off by one (a CUT node). Set by its
+    /// parent; see [`expects_all`](Self::expects_all).
+    all_expected: bool,
 }
 
 /// A team's helpers get work once the main thread's search has visited this many nodes
@@ -161,6 +167,8 @@ impl<M: Bits> Solver<M> {
             task: 0,
             overtaken: None,
             window: None,
+            window_root: 0,
+            all_expected: false,
         }
     }
 
@@ -374,6 +382,7 @@ impl<M: Bits> Solver<M> {
         self.window = Some((*p, alpha, beta));
         self.task = 0;
         self.post_window();
+        self.start_window(p, alpha);
         let value = self.negamax(p, alpha, beta);
         match self.overtaken.take() {
             Some(value) => {
@@ -423,6 +432,8 @@ impl<M: Bits> Solver<M> {
             task: 0,
             overtaken: None,
             window: None,
+            window_root: 0,
+            all_expected: false,
         }
     }
 
@@ -438,12 +449,35 @@ impl<M: Bits> Solver<M> {
             self.root_moves = task.root_moves;
             self.deep_from = self.deep_line();
             self.plan_next_event();
+            self.start_window(&task.position, task.alpha);
             let value = self.negamax(&task.position, task.alpha, task.beta);
             if !self.stopped {
                 team.report(task.generation, value);
             }
         }
         self.nodes
+    }
+
+    /// Starts a team's search of the window (`alpha`, `alpha` + 1) at `root`. Scores near
+    /// 0 are the common case, so a window above 0 is expected to fail low (the root an ALL
+    /// node) and one at or below 0 to fail high.
+    fn start_window(&mut self, root: &Position<M>, alpha: i32) {
+        self.window_root = root.moves();
+        self.all_expected = alpha > 0;
+    }
+
+    /// Whether a node of a team's search, at `moves` stones and with `stored` in the
+    /// table, is expected to be an ALL node: as its last search ended when there is one
+    /// (an upper bound: it failed low), else as its parent expects (the first child of a
+    /// CUT node is an ALL node, every other child a CUT node). The root's entry is from
+    /// another window, so the root goes by [`start_window`](Self::start_window).
+    fn expects_all(&self, moves: u32, stored: Option<Bound>) -> bool {
+        match stored {
+            _ if moves == self.window_root => self.all_expected,
+            Some(Bound::Upper(_)) => true,
+            Some(Bound::Lower(_)) => false,
+            None => self.all_expected,
+        }
     }
 
     /// Sets the node count of the next event: the table's growth or a look at the budget
@@ -607,11 +641,14 @@ impl<M: Bits> Solver<M> {
                 .unwrap_or(0);
             let mut child = *p;
             g.play(&mut child, next, col);
+            // The one child is a first child (see `expects_all`).
+            self.all_expected = !self.all_expected;
             return -self.negamax(&child, -beta, -alpha);
         }
         let key = g.symmetric_key(p);
         let deep = p.moves() >= self.deep_from;
-        match self.stored_bound(self.table_for(deep).get(key)) {
+        let stored = self.stored_bound(self.table_for(deep).get(key));
+        match stored {
             Some(Bound::Lower(lower)) if alpha < lower => {
                 alpha = lower;
                 if alpha >= beta {
@@ -673,7 +710,8 @@ impl<M: Bits> Solver<M> {
             }
         }
         if self.team.is_some() && cells - moves > BUSY_MIN_EMPTY {
-            return self.search_children_shared(p, sorter, key, deep, alpha, beta);
+            let all = self.expects_all(p.moves(), stored);
+            return self.search_children_shared(p, sorter, key, deep, (alpha, beta), all);
         }
         // Borrowed, not moved into the loop: moving copies the sorter's array.
         for (cell, col) in &mut sorter {
@@ -694,8 +732,11 @@ impl<M: Bits> Solver<M> {
 
     /// The children loop of [`negamax`](Self::negamax) while other threads search the same
     /// position: each child is marked in the team's [`Busy`] while searched, and a child
-    /// another thread is searching waits until the others are done. Waiting holds for the
-    /// first child too: with it, two threads split more of the tree (`docs/performance.md`).
+    /// another thread is searching waits until the others are done. At a node expected to
+    /// be an ALL node (`all`, see [`expects_all`](Self::expects_all)) the first child may
+    /// wait too, as every child is searched anyway; at a CUT node the first child is
+    /// searched at once, by every thread, as it is the one expected to end the node, and
+    /// the threads split further down (`docs/performance.md`).
     #[inline(never)]
     fn search_children_shared(
         &mut self,
@@ -703,19 +744,22 @@ impl<M: Bits> Solver<M> {
         mut sorter: MoveSorter<M>,
         key: M,
         deep: bool,
-        mut alpha: i32,
-        beta: i32,
+        (mut alpha, beta): (i32, i32),
+        all: bool,
     ) -> i32 {
         let mut waiting = [(Position::default(), M::default()); MAX_SIDE];
         let mut n_waiting = 0;
         let mut next_waiting = 0;
+        let mut first_waits = all;
+        let mut searched = 0;
         loop {
             let (child, child_key) = if let Some((cell, col)) = sorter.next() {
                 let mut child = *p;
                 self.geometry.play(&mut child, cell, col);
                 let child_key = self.geometry.symmetric_key(&child);
+                let may_wait = std::mem::replace(&mut first_waits, true);
                 // The marks are read through short borrows: the search below needs `self`.
-                if self.busy().is_some_and(|busy| busy.is_marked(child_key)) {
+                if may_wait && self.busy().is_some_and(|busy| busy.is_marked(child_key)) {
                     waiting[n_waiting] = (child, child_key);
                     n_waiting += 1;
                     continue;
@@ -730,6 +774,8 @@ impl<M: Bits> Solver<M> {
             if let Some(busy) = self.busy() {
                 busy.mark(child_key);
             }
+            self.all_expected = !all && searched == 0;
+            searched += 1;
             let score = -self.negamax(&child, -beta, -alpha);
             if let Some(busy) = self.busy() {
                 busy.unmark(child_key);
@@ -826,5 +872,30 @@ impl<M: Bits> Solver<M> {
         let score = score.max(self.min_score);
         let value = score - self.min_score + 1;
         self.put(key, value as u8, deep);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_is_expected_to_fail_as_its_table_entry_or_its_parent_says() {
+        let mut solver = Solver::<u64>::new(7, 6, 1);
+        let empty = Position::default();
+        // The root goes by its window: above 0 it is expected to fail low, whatever its
+        // entry (which is from another window) says.
+        solver.start_window(&empty, 1);
+        assert!(solver.expects_all(0, Some(Bound::Lower(3))));
+        solver.start_window(&empty, 0);
+        assert!(!solver.expects_all(0, Some(Bound::Upper(3))));
+        // Below the root, an entry tells how the node's last search ended.
+        assert!(solver.expects_all(5, Some(Bound::Upper(1))));
+        assert!(!solver.expects_all(5, Some(Bound::Lower(1))));
+        // Without one, the parent's expectation holds.
+        solver.all_expected = true;
+        assert!(solver.expects_all(5, None));
+        solver.all_expected = false;
+        assert!(!solver.expects_all(5, None));
     }
 }
