@@ -63,6 +63,40 @@ const CASES: &[(&str, &[&str])] = &[
             "tests/data/rows/sudoku-hostile.csv",
         ],
     ),
+    // Rows the Sudoku job writes itself (CSV with no carried column): expected
+    // solutions matched as text, as grids and not at all, under a column whose name
+    // needs quoting; rows it leaves to the runner (no solution, errors, a short row).
+    (
+        "sudoku-expected.csv",
+        &[
+            "sudoku",
+            "solve",
+            "-j1",
+            "--expected-column",
+            "the, answer",
+            "tests/data/rows/sudoku-expected.csv",
+        ],
+    ),
+    (
+        "sudoku-two-inputs.csv",
+        &[
+            "sudoku",
+            "solve",
+            "-j2",
+            "datasets/sudoku/mixed.txt",
+            "datasets/sudoku/seed-puzzles.csv",
+        ],
+    ),
+    (
+        "sudoku-16x16.csv",
+        &[
+            "sudoku",
+            "solve",
+            "--size",
+            "16",
+            "datasets/sudoku/generated-16x16-20.txt",
+        ],
+    ),
     (
         "connect4-games.csv",
         &[

@@ -18,8 +18,9 @@ use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
 use super::stats::{keep_if_slow, SlowRecord};
 use super::{
-    BatchError, Cell, Excerpt, InputFormat, InputSpec, Job, JobError, Outcome, Progress, Record,
-    RecordContent, RunStats, Shard, Value, ERROR_STATUS, TIMEOUT_STATUS,
+    push_csv_field, push_micros, BatchError, Cell, CsvRow, Excerpt, InputFormat, InputSpec, Job,
+    JobError, Outcome, Progress, Record, RecordContent, RunStats, Shard, Value, Written,
+    ERROR_STATUS, TIMEOUT_STATUS,
 };
 use crate::budget::{Budget, Meter, OverBudget};
 
@@ -53,6 +54,13 @@ pub trait RowSink {
 pub trait RowFormatter: Send + Sync {
     /// Appends `row` (cells in column order), formatted, to `out`.
     fn format_row(&self, row: &[Cell<'_>], out: &mut Vec<u8>);
+    /// Whether the rows are CSV as [`push_csv_field`](super::push_csv_field) and
+    /// [`push_micros`](super::push_micros) write them, with `,` between cells and `\n`
+    /// after the row: then a job may write a row's cells itself
+    /// ([`Job::process_csv`]).
+    fn is_csv(&self) -> bool {
+        false
+    }
 }
 
 /// How to run a job.
@@ -182,22 +190,7 @@ impl ChunkCounts {
     }
 
     fn count(&mut self, outcome: &Outcome, at: (usize, u64), nanos: u64, tallied: &[usize]) {
-        let (file, line) = at;
-        keep_if_slow(
-            &mut self.slowest,
-            SlowRecord {
-                file,
-                line,
-                status: outcome.status,
-                nanos,
-            },
-        );
-        match self.statuses.iter_mut().find(|(s, _)| *s == outcome.status) {
-            Some((_, count)) => *count += 1,
-            None => self.statuses.push((outcome.status, 1)),
-        }
-        self.failed += u64::from(outcome.failed);
-        self.nanos.push(nanos);
+        self.count_status(outcome.status, outcome.failed, at, nanos);
         let mut digits = itoa::Buffer::new();
         for (values, &column) in self.tallies.iter_mut().zip(tallied) {
             let value = match outcome.values.get(column) {
@@ -211,6 +204,37 @@ impl ChunkCounts {
                 None => values.push((value.into_owned(), 1)),
             }
         }
+    }
+
+    /// [`count`](Self::count) for a row the job wrote itself.
+    fn count_written(&mut self, written: Written, at: (usize, u64), nanos: u64) {
+        self.count_status(written.status, written.failed, at, nanos);
+        if let (Some(value), Some(values)) = (written.tally, self.tallies.first_mut()) {
+            match values.iter_mut().find(|(v, _)| v == value) {
+                Some((_, count)) => *count += 1,
+                None => values.push((value.to_string(), 1)),
+            }
+        }
+    }
+
+    /// Counts a record's status, failure and time.
+    fn count_status(&mut self, status: &'static str, failed: bool, at: (usize, u64), nanos: u64) {
+        let (file, line) = at;
+        keep_if_slow(
+            &mut self.slowest,
+            SlowRecord {
+                file,
+                line,
+                status,
+                nanos,
+            },
+        );
+        match self.statuses.iter_mut().find(|(s, _)| *s == status) {
+            Some((_, count)) => *count += 1,
+            None => self.statuses.push((status, 1)),
+        }
+        self.failed += u64::from(failed);
+        self.nanos.push(nanos);
     }
 
     fn add_to(self, stats: &mut RunStats) {
@@ -1204,6 +1228,11 @@ fn process_chunk<J: Job>(
     };
     let stopped = || shared.stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
     let mut cut_short = false;
+    // Rows the job may write itself (`Job::process_csv`): CSV, with no input columns
+    // carried. `row` holds one such row while it is made, outside the output's lock.
+    let csv_rows =
+        shared.schema.carried.is_empty() && shared.formatter.as_ref().is_some_and(|f| f.is_csv());
+    let mut row = Vec::new();
     let records = decoded.records(&chunk.raw.bytes, &field_texts);
     let in_shard = records.enumerate().filter(|&(i, _)| {
         let held = shared
@@ -1227,13 +1256,27 @@ fn process_chunk<J: Job>(
             cut_short = true;
             break;
         }
+        if csv_rows {
+            row.clear();
+            if let Some(file) = &file {
+                push_csv_field(file, &mut row);
+                row.push(b',');
+            }
+            row.extend_from_slice(itoa::Buffer::new().format(record.line).as_bytes());
+        }
         let start = clock.start();
         let outcome = match record.content {
             RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.to_string())),
             _ => {
                 meter.restart();
                 let result = catch_unwind(AssertUnwindSafe(|| {
-                    job.process(&mut worker, &chunk.layout.job, &record, &mut meter)
+                    let layout = &chunk.layout.job;
+                    if csv_rows {
+                        job.process_csv(&mut worker, layout, &record, &mut meter, &mut row)
+                    } else {
+                        job.process(&mut worker, layout, &record, &mut meter)
+                            .map(CsvRow::Outcome)
+                    }
                 }));
                 result.unwrap_or_else(|_| {
                     // A bug in a job must not take the run down; the worker's state may be
@@ -1251,8 +1294,24 @@ fn process_chunk<J: Job>(
         }
         timed += 1;
         total_nanos += nanos;
-        let outcome =
-            outcome.unwrap_or_else(|error| error_outcome(error, shared.schema.job_columns.len()));
+        let outcome = match outcome {
+            Ok(CsvRow::Written(written)) => {
+                row.push(b',');
+                push_micros(nanos, &mut row);
+                row.push(b'\n');
+                let mut output = lock(output);
+                let output = &mut *output;
+                output
+                    .counts
+                    .count_written(written, (chunk.file, record.line), nanos);
+                if let ChunkRows::Formatted(bytes) = &mut output.rows {
+                    bytes.extend_from_slice(&row);
+                }
+                continue;
+            }
+            Ok(CsvRow::Outcome(outcome)) => outcome,
+            Err(error) => error_outcome(error, shared.schema.job_columns.len()),
+        };
         let carried = (&chunk.layout.carried[..], &record);
         let mut output = lock(output);
         let output = &mut *output;

@@ -3,7 +3,9 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use crate::batch::{push_micros, push_one_decimal, Cell, RowFormatter, RowSink, Value};
+use crate::batch::{
+    push_csv_field, push_micros, push_one_decimal, Cell, RowFormatter, RowSink, Value,
+};
 
 /// The format of result rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -43,31 +45,6 @@ pub fn continuing_row_writer(
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CsvFormat;
 
-impl CsvFormat {
-    /// Appends one text field, quoted (its quotes doubled) if it holds a delimiter, a
-    /// quote or a line ending.
-    fn field(text: &str, out: &mut Vec<u8>) {
-        let bytes = text.as_bytes();
-        // A fold with no early exit compiles to vector compares; `any` tested byte by
-        // byte, a tenth of a Sudoku row's formatting-and-solving glue.
-        let special = bytes.iter().fold(false, |found, &b| {
-            found | matches!(b, b',' | b'"' | b'\n' | b'\r')
-        });
-        if !special {
-            out.extend_from_slice(bytes);
-            return;
-        }
-        out.push(b'"');
-        for part in bytes.split_inclusive(|&b| b == b'"') {
-            out.extend_from_slice(part);
-            if part.ends_with(b"\"") {
-                out.push(b'"');
-            }
-        }
-        out.push(b'"');
-    }
-}
-
 /// Appends a number's digits.
 fn push_int(n: impl itoa::Integer, out: &mut Vec<u8>) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
@@ -83,7 +60,7 @@ impl RowFormatter for CsvFormat {
             // Numbers never need quoting.
             match *cell {
                 Cell::Empty => {}
-                Cell::Text(text) => CsvFormat::field(text, out),
+                Cell::Text(text) => push_csv_field(text, out),
                 Cell::Int(n) => push_int(n, out),
                 Cell::Signed(n) => push_int(n, out),
                 Cell::Float(x) => push_one_decimal(x, out),
@@ -95,6 +72,10 @@ impl RowFormatter for CsvFormat {
             out.extend_from_slice(b"\"\"");
         }
         out.push(b'\n');
+    }
+
+    fn is_csv(&self) -> bool {
+        true
     }
 }
 

@@ -343,9 +343,13 @@ impl Grid {
     pub fn push_line(&self, line: &mut String) {
         // Bytes, not chars: pushing chars cost more than the rest of the formatting, and
         // checking the bytes as UTF-8 again cost half of what was left.
-        // SAFETY: `digit_byte` gives an ASCII byte for every value, so the string stays
-        // UTF-8.
-        unsafe { line.as_mut_vec() }.extend(self.cells.iter().map(|&v| digit_byte(v)));
+        // SAFETY: `push_line_bytes` appends ASCII bytes only, so the string stays UTF-8.
+        self.push_line_bytes(unsafe { line.as_mut_vec() });
+    }
+
+    /// Appends the grid as [`to_line`](Self::to_line) writes it, as ASCII bytes.
+    pub fn push_line_bytes(&self, out: &mut Vec<u8>) {
+        out.extend(self.cells.iter().map(|&v| digit_byte(v)));
     }
 
     /// The block display: one text line per row, `|` between boxes and `---+---+---`

@@ -3,12 +3,13 @@
 use serde::Deserialize;
 
 use crate::batch::{
-    Excerpt, InputFormat, InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled, Value,
+    push_csv_field, CsvRow, Excerpt, InputFormat, InputSpec, Job, JobError, Outcome, Record,
+    RecordContent, Recycled, Value, Written,
 };
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Answer, Puzzle, PuzzleError};
 
-use super::{Algorithm, Grid, Solver, Status};
+use super::{Algorithm, Grid, SearchResult, Solver, Status};
 
 /// Solutions counted before stopping by default: 2 proves uniqueness.
 pub const DEFAULT_LIMIT: u64 = 2;
@@ -299,6 +300,83 @@ impl Job for SolveJob {
         record: &Record<'_>,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
+        let (grid, result) = self.solve(worker, layout, record, meter)?;
+        self.outcome(worker, layout, record, &grid, result)
+    }
+
+    /// The row of a puzzle with a solution, written here; other records' rows are the
+    /// runner's, from their outcome.
+    fn process_csv(
+        &self,
+        worker: &mut SolveWorker,
+        layout: &SolveLayout,
+        record: &Record<'_>,
+        meter: &mut Meter,
+        row: &mut Vec<u8>,
+    ) -> Result<CsvRow, JobError> {
+        let (grid, result) = self.solve(worker, layout, record, meter)?;
+        let (Some(solution), None) = (&result.first_solution, result.stopped) else {
+            return self
+                .outcome(worker, layout, record, &grid, result)
+                .map(CsvRow::Outcome);
+        };
+        let status = result.status().name();
+        let mut digits = itoa::Buffer::new();
+        for cell in [status, digits.format(result.solutions)] {
+            row.push(b',');
+            row.extend_from_slice(cell.as_bytes());
+        }
+        row.push(b',');
+        row.extend_from_slice(digits.format(result.guesses).as_bytes());
+        row.push(b',');
+        let solution_at = row.len();
+        solution.push_line_bytes(row);
+        let mut error = None;
+        let tally = match (self.with_expected, &layout.expected, record.content) {
+            (false, _, _) => None,
+            (true, Some((index, name)), RecordContent::Fields(fields)) => {
+                let expected = JobError::field(fields, *index, name)?.trim();
+                let verdict = if self.matches(&row[solution_at..], expected) {
+                    "match"
+                } else {
+                    error = Some(differs(name));
+                    "mismatch"
+                };
+                row.push(b',');
+                row.extend_from_slice(verdict.as_bytes());
+                Some(verdict)
+            }
+            (true, _, _) => {
+                row.push(b',');
+                None
+            }
+        };
+        row.push(b',');
+        if let Some(error) = &error {
+            push_csv_field(error, row);
+        }
+        Ok(CsvRow::Written(Written {
+            status,
+            failed: error.is_some(),
+            tally,
+        }))
+    }
+}
+
+/// The error of a solution that is not the one in column `name`.
+fn differs(name: &str) -> String {
+    format!("the solution differs from column {}", Excerpt::quoted(name))
+}
+
+impl SolveJob {
+    /// A record's puzzle and what the solver found.
+    fn solve(
+        &self,
+        worker: &mut SolveWorker,
+        layout: &SolveLayout,
+        record: &Record<'_>,
+        meter: &mut Meter,
+    ) -> Result<(Grid, SearchResult), JobError> {
         let text = self.puzzle_text(layout, record)?;
         let in_field = |message: String| match &layout.puzzle {
             Some((_, name)) => {
@@ -308,6 +386,27 @@ impl Job for SolveJob {
         };
         let grid = Grid::from_line(text, self.side).map_err(|e| in_field(e.to_string()))?;
         let result = worker.solver.solve_within(&grid, self.limit, meter);
+        Ok((grid, result))
+    }
+
+    /// Whether `solution` (as [`Grid::to_line`] writes it) is the `expected` one: the
+    /// text itself first, since an expected solution is nearly always written as ours is
+    /// (parsing it cost as much as the puzzle's own parsing), then the grid it reads as.
+    fn matches(&self, solution: &[u8], expected: &str) -> bool {
+        solution == expected.as_bytes()
+            || Grid::from_line(expected, self.side)
+                .is_ok_and(|e| e.to_line().as_bytes() == solution)
+    }
+
+    /// The outcome of `grid`'s record, solved as `result` says.
+    fn outcome(
+        &self,
+        worker: &mut SolveWorker,
+        layout: &SolveLayout,
+        record: &Record<'_>,
+        grid: &Grid,
+        result: SearchResult,
+    ) -> Result<Outcome, JobError> {
         if let Some(over) = result.stopped {
             let mut values = vec![Value::Int(result.solutions), Value::Int(result.guesses)];
             values.push(Value::Empty);
@@ -334,16 +433,13 @@ impl Job for SolveJob {
             (false, _, _) => None,
             (true, Some((index, name)), RecordContent::Fields(fields)) => {
                 let expected = JobError::field(fields, *index, name)?.trim();
-                // The text itself first: an expected solution is nearly always written
-                // as ours is, and parsing it cost as much as the puzzle's own parsing.
-                let matches = solution.as_deref() == Some(expected)
-                    || Grid::from_line(expected, self.side)
-                        .is_ok_and(|e| Some(e.to_line()) == solution);
+                let matches = solution
+                    .as_deref()
+                    .is_some_and(|s| self.matches(s.as_bytes(), expected));
                 if !matches {
                     failed = true;
                     if error.is_empty() {
-                        error =
-                            format!("the solution differs from column {}", Excerpt::quoted(name));
+                        error = differs(name);
                     }
                 }
                 Some(Value::Text(recycled.text(if matches {
