@@ -2,11 +2,14 @@
 
 use serde::{Deserialize, Deserializer};
 
-use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled, Value};
+use crate::batch::{
+    push_csv_field, CsvRow, InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled,
+    Value, Written,
+};
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Puzzle, PuzzleError};
 
-use super::{validate_within, Field, FieldFormat, Fleet, Rules};
+use super::{validate_within, Field, FieldFormat, Fleet, Rules, Verdict};
 
 /// Battleship fields validated with the classic fleet, as a puzzle of the shared harness.
 #[derive(Debug, Clone, Copy)]
@@ -204,6 +207,69 @@ impl Job for ValidateJob {
         record: &Record<'_>,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
+        let (field, verdict) = self.check(layout, record, meter)?;
+        Ok(self.outcome_of(worker, &field, verdict))
+    }
+
+    /// The row of a field checked to the end, written here.
+    fn process_csv(
+        &self,
+        worker: &mut Recycled,
+        layout: &Option<usize>,
+        record: &Record<'_>,
+        meter: &mut Meter,
+        row: &mut Vec<u8>,
+    ) -> Result<CsvRow, JobError> {
+        let (field, verdict) = self.check(layout, record, meter)?;
+        if verdict.stopped.is_some() {
+            // Rare: the generic row, from the outcome.
+            return Ok(CsvRow::Outcome(self.outcome_of(worker, &field, verdict)));
+        }
+        let status = status_of(&verdict);
+        row.push(b',');
+        row.extend_from_slice(status.as_bytes());
+        row.push(b',');
+        let mut digits = itoa::Buffer::new();
+        row.extend_from_slice(digits.format(field.width()).as_bytes());
+        row.push(b'x');
+        row.extend_from_slice(digits.format(field.height()).as_bytes());
+        row.push(b',');
+        row.extend_from_slice(digits.format(field.ship_cells()).as_bytes());
+        row.push(b',');
+        if let Some(reason) = &verdict.reason {
+            push_csv_field(&reason.describe(&self.fleet), row);
+        }
+        if let Some(readings) = verdict.readings {
+            row.push(b',');
+            row.extend_from_slice(digits.format(readings).as_bytes());
+        }
+        // The empty error.
+        row.push(b',');
+        Ok(CsvRow::Written(Written {
+            status,
+            failed: !verdict.is_valid(),
+            tally: None,
+        }))
+    }
+}
+
+/// A checked field's status.
+fn status_of(verdict: &Verdict) -> &'static str {
+    if verdict.is_valid() {
+        "valid"
+    } else {
+        "invalid"
+    }
+}
+
+impl ValidateJob {
+    /// A record's field and its verdict.
+    fn check(
+        &self,
+        layout: &Option<usize>,
+        record: &Record<'_>,
+        meter: &mut Meter,
+    ) -> Result<(Field, Verdict), JobError> {
         let text = match (record.content, layout) {
             (RecordContent::Line(text), _) => text,
             (RecordContent::Unreadable(message), _) => {
@@ -219,6 +285,11 @@ impl Job for ValidateJob {
         let field = Field::parse(text, self.format, self.size)
             .map_err(|e| JobError::Invalid(e.to_string()))?;
         let verdict = validate_within(&field, &self.fleet, self.rules, self.count, meter);
+        Ok((field, verdict))
+    }
+
+    /// The outcome of `field`'s record, checked as `verdict` says.
+    fn outcome_of(&self, worker: &mut Recycled, field: &Field, verdict: Verdict) -> Outcome {
         let mut values = worker.values();
         values.push(Value::Text(size_text(
             field.width(),
@@ -234,18 +305,14 @@ impl Job for ValidateJob {
         }
         if let Some(over) = verdict.stopped {
             values[2] = Value::Empty;
-            return Ok(Outcome::over_budget(over, values));
+            return Outcome::over_budget(over, values);
         }
-        Ok(Outcome {
-            status: if verdict.is_valid() {
-                "valid"
-            } else {
-                "invalid"
-            },
+        Outcome {
+            status: status_of(&verdict),
             failed: !verdict.is_valid(),
             error: String::new(),
             values,
-        })
+        }
     }
 }
 

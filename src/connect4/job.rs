@@ -3,7 +3,8 @@
 use serde::Deserialize;
 
 use crate::batch::{
-    InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled, Value, ERROR_STATUS,
+    push_csv_field, CsvRow, InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled,
+    Value, Written, ERROR_STATUS,
 };
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Puzzle, PuzzleError};
@@ -273,30 +274,11 @@ impl Job for ValidateJob {
         record: &Record<'_>,
         _meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let text = match record.content {
-            RecordContent::Line(text) => text,
-            RecordContent::Fields(fields) => fields.get(layout.moves).copied().unwrap_or(""),
-            RecordContent::Unreadable(message) => {
-                return Err(JobError::Unreadable(message.to_string()))
-            }
+        let verdict = match self.replay_record(worker, layout, record)? {
+            Ok(verdict) => verdict,
+            Err(outcome) => return Ok(outcome),
         };
         let ValidateWorker { log, recycled } = worker;
-        match log.parse_into(text, self.notation) {
-            Ok(()) => {}
-            Err(error) => {
-                return Ok(Outcome {
-                    status: ERROR_STATUS,
-                    failed: true,
-                    error: error.to_string(),
-                    values: vec![Value::Empty; self.columns(layout).len()],
-                });
-            }
-        };
-        let verdict: Verdict = if self.fits_u64 {
-            replay::<u64>(log, self.width, self.height, self.after_end)
-        } else {
-            replay::<u128>(log, self.width, self.height, self.after_end)
-        };
         let mut values = recycled.values();
         let winner_name = verdict
             .winner
@@ -311,17 +293,8 @@ impl Job for ValidateJob {
         values.push(Value::Int(verdict.ply as u64));
         // Built in one String: on fast archives allocation is most of a record's cost.
         let mut cells = recycled.string();
-        for (i, line) in verdict.line_spans().iter().enumerate() {
-            if i > 0 {
-                cells.push_str("; ");
-            }
-            for (k, (c, r)) in line.cells().enumerate() {
-                if k > 0 {
-                    cells.push(' ');
-                }
-                push_cell_name(c, r, &mut cells);
-            }
-        }
+        // SAFETY: `push_line_cells` appends ASCII bytes only, so the string stays UTF-8.
+        push_line_cells(&verdict, unsafe { cells.as_mut_vec() });
         values.push(if cells.is_empty() {
             Value::Empty
         } else {
@@ -340,5 +313,109 @@ impl Job for ValidateJob {
             error,
             values,
         })
+    }
+
+    /// The row of a game whose log could be read, written here.
+    fn process_csv(
+        &self,
+        worker: &mut ValidateWorker,
+        layout: &ValidateLayout,
+        record: &Record<'_>,
+        meter: &mut Meter,
+        row: &mut Vec<u8>,
+    ) -> Result<CsvRow, JobError> {
+        let verdict = match self.replay_record(worker, layout, record)? {
+            Ok(verdict) => verdict,
+            Err(outcome) => return Ok(CsvRow::Outcome(outcome)),
+        };
+        // The tallied `winner` column as the generic row's text.
+        let tally = match verdict.winner {
+            None => None,
+            Some(1) => Some("1"),
+            Some(2) => Some("2"),
+            Some(_) => {
+                return self
+                    .process(worker, layout, record, meter)
+                    .map(CsvRow::Outcome)
+            }
+        };
+        let status = verdict.status.name();
+        row.push(b',');
+        row.extend_from_slice(status.as_bytes());
+        row.push(b',');
+        row.extend_from_slice(tally.unwrap_or("").as_bytes());
+        row.push(b',');
+        if let Some(name) = verdict
+            .winner
+            .and_then(|w| worker.log.color_names.get(w as usize - 1))
+        {
+            push_csv_field(name, row);
+        }
+        let mut digits = itoa::Buffer::new();
+        row.push(b',');
+        row.extend_from_slice(digits.format(verdict.ply).as_bytes());
+        row.push(b',');
+        push_line_cells(&verdict, row);
+        if self.after_end == AfterEnd::Ignore {
+            row.push(b',');
+            row.extend_from_slice(digits.format(verdict.trailing).as_bytes());
+        }
+        row.push(b',');
+        if let Some((_, message)) = &verdict.invalid {
+            push_csv_field(message, row);
+        }
+        Ok(CsvRow::Written(Written {
+            status,
+            failed: verdict.invalid.is_some(),
+            tally,
+        }))
+    }
+}
+
+impl ValidateJob {
+    /// The verdict on a record's game, or (`Ok(Err(…))`) the outcome of its error row
+    /// when its log cannot be read.
+    fn replay_record(
+        &self,
+        worker: &mut ValidateWorker,
+        layout: &ValidateLayout,
+        record: &Record<'_>,
+    ) -> Result<Result<Verdict, Outcome>, JobError> {
+        let text = match record.content {
+            RecordContent::Line(text) => text,
+            RecordContent::Fields(fields) => fields.get(layout.moves).copied().unwrap_or(""),
+            RecordContent::Unreadable(message) => {
+                return Err(JobError::Unreadable(message.to_string()))
+            }
+        };
+        let log = &mut worker.log;
+        if let Err(error) = log.parse_into(text, self.notation) {
+            return Ok(Err(Outcome {
+                status: ERROR_STATUS,
+                failed: true,
+                error: error.to_string(),
+                values: vec![Value::Empty; self.columns(layout).len()],
+            }));
+        }
+        Ok(Ok(if self.fits_u64 {
+            replay::<u64>(log, self.width, self.height, self.after_end)
+        } else {
+            replay::<u128>(log, self.width, self.height, self.after_end)
+        }))
+    }
+}
+
+/// Appends the cells of the winning lines, `A4 B3 C2 D1` with `; ` between lines.
+fn push_line_cells(verdict: &Verdict, out: &mut Vec<u8>) {
+    for (i, line) in verdict.line_spans().iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b"; ");
+        }
+        for (k, (c, r)) in line.cells().enumerate() {
+            if k > 0 {
+                out.push(b' ');
+            }
+            push_cell_name(c, r, out);
+        }
     }
 }

@@ -129,15 +129,15 @@ impl fmt::Display for InvalidKind {
 
 /// The name of a cell: column letter and row counted from the bottom, e.g. `C1`.
 pub fn cell_name(col: usize, row: usize) -> String {
-    let mut name = String::with_capacity(3);
+    let mut name = Vec::with_capacity(3);
     push_cell_name(col, row, &mut name);
-    name
+    String::from_utf8(name).expect("a letter and digits")
 }
 
-/// Appends [`cell_name`] to `out`, without a string of its own.
-pub fn push_cell_name(col: usize, row: usize, out: &mut String) {
-    out.push((b'A' + col as u8) as char);
-    out.push_str(itoa::Buffer::new().format(row + 1));
+/// Appends [`cell_name`]'s bytes (ASCII) to `out`, without a string of its own.
+pub fn push_cell_name(col: usize, row: usize, out: &mut Vec<u8>) {
+    out.push(b'A' + col as u8);
+    out.extend_from_slice(itoa::Buffer::new().format(row + 1).as_bytes());
 }
 
 /// Replays `log` on a `width × height` board held in masks of type `M`.
