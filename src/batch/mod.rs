@@ -174,7 +174,8 @@ pub trait Job: Sync {
     /// runner counts; or give an [`Outcome`], whose row the runner writes (what it had
     /// appended is then dropped). By default it gives [`process`](Self::process)'s
     /// outcome. For the easy records of a large corpus the generic row, built as values
-    /// and cells and formatted cell by cell, cost more than the solving (docs/performance.md, "Fourth round").
+    /// and cells and formatted cell by cell, cost more than the solving
+    /// (docs/performance.md, "Fourth round").
     fn process_csv(
         &self,
         worker: &mut Self::Worker,
