@@ -199,10 +199,7 @@ impl ChunkCounts {
                 Some(Value::Int(n)) => std::borrow::Cow::Borrowed(digits.format(*n)),
                 Some(value) => std::borrow::Cow::Owned(value.to_text()),
             };
-            match values.iter_mut().find(|(v, _)| *v == value) {
-                Some((_, count)) => *count += 1,
-                None => values.push((value.into_owned(), 1)),
-            }
+            count_value(values, &value);
         }
     }
 
@@ -210,10 +207,7 @@ impl ChunkCounts {
     fn count_written(&mut self, written: Written, at: (usize, u64), nanos: u64) {
         self.count_status(written.status, written.failed, at, nanos);
         if let (Some(value), Some(values)) = (written.tally, self.tallies.first_mut()) {
-            match values.iter_mut().find(|(v, _)| v == value) {
-                Some((_, count)) => *count += 1,
-                None => values.push((value.to_string(), 1)),
-            }
+            count_value(values, value);
         }
     }
 
@@ -254,6 +248,14 @@ impl ChunkCounts {
         for record in self.slowest {
             keep_if_slow(&mut stats.slowest, record);
         }
+    }
+}
+
+/// Counts one more `value` of a tallied column.
+fn count_value(values: &mut Vec<(String, u64)>, value: &str) {
+    match values.iter_mut().find(|(v, _)| v == value) {
+        Some((_, count)) => *count += 1,
+        None => values.push((value.to_string(), 1)),
     }
 }
 

@@ -321,24 +321,15 @@ impl Job for ValidateJob {
         worker: &mut ValidateWorker,
         layout: &ValidateLayout,
         record: &Record<'_>,
-        meter: &mut Meter,
+        _meter: &mut Meter,
         row: &mut Vec<u8>,
     ) -> Result<CsvRow, JobError> {
         let verdict = match self.replay_record(worker, layout, record)? {
             Ok(verdict) => verdict,
             Err(outcome) => return Ok(CsvRow::Outcome(outcome)),
         };
-        // The tallied `winner` column as the generic row's text.
-        let tally = match verdict.winner {
-            None => None,
-            Some(1) => Some("1"),
-            Some(2) => Some("2"),
-            Some(_) => {
-                return self
-                    .process(worker, layout, record, meter)
-                    .map(CsvRow::Outcome)
-            }
-        };
+        // The tallied `winner` column as the generic row's text (a winner is 1 or 2).
+        let tally = verdict.winner.map(|w| if w == 1 { "1" } else { "2" });
         let status = verdict.status.name();
         row.push(b',');
         row.extend_from_slice(status.as_bytes());
