@@ -191,7 +191,10 @@ impl InputSpec {
             let decoder = BufReader::with_capacity(1 << 16, MultiGzDecoder::new(counted));
             Ok((Box::new(decoder), None))
         } else {
-            Ok((Box::new(counted), size))
+            // The bytes looked at, then reads straight into the cutter's buffer: through the
+            // buffered reader, every chunk's bytes were copied once more.
+            let head = io::Cursor::new(counted.buffer().to_vec());
+            Ok((Box::new(head.chain(counted.into_inner())), size))
         }
     }
 

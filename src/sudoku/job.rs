@@ -9,7 +9,7 @@ use crate::batch::{
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Answer, Puzzle, PuzzleError};
 
-use super::{Algorithm, Grid, SearchResult, Solver, Status};
+use super::{Algorithm, Grid, LineResult, SearchResult, Solver, Status};
 
 /// Solutions counted before stopping by default: 2 proves uniqueness.
 pub const DEFAULT_LIMIT: u64 = 2;
@@ -300,7 +300,8 @@ impl Job for SolveJob {
         record: &Record<'_>,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let (grid, result) = self.solve(worker, layout, record, meter)?;
+        let text = self.puzzle_text(layout, record)?;
+        let (grid, result) = self.solve(worker, layout, text, meter)?;
         self.outcome(worker, layout, record, &grid, result)
     }
 
@@ -314,23 +315,109 @@ impl Job for SolveJob {
         meter: &mut Meter,
         row: &mut Vec<u8>,
     ) -> Result<CsvRow, JobError> {
-        let (grid, result) = self.solve(worker, layout, record, meter)?;
+        let text = self.puzzle_text(layout, record)?;
+        let mut line = [0u8; 81];
+        if let Some(found) = self.solve_line(worker, text, meter, &mut line) {
+            if found.solutions == 0 || found.stopped.is_some() {
+                let result = SearchResult {
+                    solutions: found.solutions,
+                    first_solution: None,
+                    guesses: found.guesses,
+                    stopped: found.stopped,
+                };
+                let grid = self.grid(layout, text)?;
+                return self
+                    .outcome(worker, layout, record, &grid, result)
+                    .map(CsvRow::Outcome);
+            }
+            let counts = (found.status(), found.solutions, found.guesses);
+            let push_line = |row: &mut Vec<u8>| row.extend_from_slice(&line);
+            return self.write_row(layout, record, counts, push_line, row);
+        }
+        let (grid, result) = self.solve(worker, layout, text, meter)?;
         let (Some(solution), None) = (&result.first_solution, result.stopped) else {
             return self
                 .outcome(worker, layout, record, &grid, result)
                 .map(CsvRow::Outcome);
         };
-        let status = result.status().name();
+        let counts = (result.status(), result.solutions, result.guesses);
+        self.write_row(
+            layout,
+            record,
+            counts,
+            |row| solution.push_line_bytes(row),
+            row,
+        )
+    }
+}
+
+/// The error of a solution that is not the one in column `name`.
+fn differs(name: &str) -> String {
+    format!("the solution differs from column {}", Excerpt::quoted(name))
+}
+
+impl SolveJob {
+    /// What the solver found in the puzzle `text`, read as a [`Grid`].
+    fn solve(
+        &self,
+        worker: &mut SolveWorker,
+        layout: &SolveLayout,
+        text: &str,
+        meter: &mut Meter,
+    ) -> Result<(Grid, SearchResult), JobError> {
+        let grid = self.grid(layout, text)?;
+        let result = worker.solver.solve_within(&grid, self.limit, meter);
+        Ok((grid, result))
+    }
+
+    /// What the solver found in the puzzle `text` read as a plain 9×9 line, its first
+    /// solution's line written into `solution`; `None` where only a grid can be solved
+    /// (see [`Solver::solve_line_within`]).
+    fn solve_line(
+        &self,
+        worker: &mut SolveWorker,
+        text: &str,
+        meter: &mut Meter,
+        solution: &mut [u8; 81],
+    ) -> Option<LineResult> {
+        if self.side.is_some_and(|side| side != 9) {
+            return None;
+        }
+        let line = text.as_bytes().trim_ascii_end().try_into().ok()?;
+        worker
+            .solver
+            .solve_line_within(line, self.limit, meter, solution)
+    }
+
+    /// The puzzle `text` as a grid, or why it is not one.
+    fn grid(&self, layout: &SolveLayout, text: &str) -> Result<Grid, JobError> {
+        Grid::from_line(text, self.side).map_err(|e| match &layout.puzzle {
+            Some((_, name)) => JobError::Invalid(format!("column {}: {e}", Excerpt::quoted(name))),
+            None => JobError::Invalid(e.to_string()),
+        })
+    }
+
+    /// Writes the row of a puzzle solved as `counts` say (status, solutions, guesses),
+    /// whose first solution's line `push_solution` writes, from `status` on.
+    fn write_row(
+        &self,
+        layout: &SolveLayout,
+        record: &Record<'_>,
+        (status, solutions, guesses): (Status, u64, u64),
+        push_solution: impl FnOnce(&mut Vec<u8>),
+        row: &mut Vec<u8>,
+    ) -> Result<CsvRow, JobError> {
+        let status = status.name();
         let mut digits = itoa::Buffer::new();
-        for cell in [status, digits.format(result.solutions)] {
+        for cell in [status, digits.format(solutions)] {
             row.push(b',');
             row.extend_from_slice(cell.as_bytes());
         }
         row.push(b',');
-        row.extend_from_slice(digits.format(result.guesses).as_bytes());
+        row.extend_from_slice(digits.format(guesses).as_bytes());
         row.push(b',');
         let solution_at = row.len();
-        solution.push_line_bytes(row);
+        push_solution(row);
         let mut error = None;
         let tally = match (self.with_expected, &layout.expected, record.content) {
             (false, _, _) => None,
@@ -360,33 +447,6 @@ impl Job for SolveJob {
             failed: error.is_some(),
             tally,
         }))
-    }
-}
-
-/// The error of a solution that is not the one in column `name`.
-fn differs(name: &str) -> String {
-    format!("the solution differs from column {}", Excerpt::quoted(name))
-}
-
-impl SolveJob {
-    /// A record's puzzle and what the solver found.
-    fn solve(
-        &self,
-        worker: &mut SolveWorker,
-        layout: &SolveLayout,
-        record: &Record<'_>,
-        meter: &mut Meter,
-    ) -> Result<(Grid, SearchResult), JobError> {
-        let text = self.puzzle_text(layout, record)?;
-        let in_field = |message: String| match &layout.puzzle {
-            Some((_, name)) => {
-                JobError::Invalid(format!("column {}: {message}", Excerpt::quoted(name)))
-            }
-            None => JobError::Invalid(message),
-        };
-        let grid = Grid::from_line(text, self.side).map_err(|e| in_field(e.to_string()))?;
-        let result = worker.solver.solve_within(&grid, self.limit, meter);
-        Ok((grid, result))
     }
 
     /// Whether `solution` (as [`Grid::to_line`] writes it) is the `expected` one: the

@@ -130,16 +130,40 @@ impl Status {
             Status::Unsolvable => "unsolvable",
         }
     }
+
+    /// The verdict for this many solutions found.
+    pub fn of_count(solutions: u64) -> Status {
+        match solutions {
+            0 => Status::Unsolvable,
+            1 => Status::Solved,
+            _ => Status::Multiple,
+        }
+    }
 }
 
 impl SearchResult {
     /// The verdict for the solutions found.
     pub fn status(&self) -> Status {
-        match self.solutions {
-            0 => Status::Unsolvable,
-            1 => Status::Solved,
-            _ => Status::Multiple,
-        }
+        Status::of_count(self.solutions)
+    }
+}
+
+/// What a search of a puzzle given as its line found ([`Solver::solve_line_within`]): a
+/// [`SearchResult`] whose first solution was written as a line instead of kept as a grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineResult {
+    /// Solutions found, up to the limit asked for.
+    pub solutions: u64,
+    /// Search effort, as [`SearchResult::guesses`].
+    pub guesses: u64,
+    /// The budget the search stopped at before it was done, as [`SearchResult::stopped`].
+    pub stopped: Option<OverBudget>,
+}
+
+impl LineResult {
+    /// The verdict for the solutions found.
+    pub fn status(&self) -> Status {
+        Status::of_count(self.solutions)
     }
 }
 
@@ -171,6 +195,24 @@ impl Solver {
     /// uniqueness; 0 is taken as 1), and keeps the first.
     pub fn solve(&mut self, grid: &Grid, limit: u64) -> SearchResult {
         self.solve_within(grid, limit, &mut Meter::unlimited())
+    }
+
+    /// [`solve_within`](Self::solve_within) of a 9×9 puzzle given as its line, 81
+    /// characters `1` to `9` for the clues and `0` or `.` for the blanks, writing the first
+    /// solution's line into `solution`. `None`, with nothing searched, where only a
+    /// [`Grid`] can be solved: with an algorithm other than `fast`, on CPUs without the
+    /// features of its modern build, or when the line holds another character.
+    pub fn solve_line_within(
+        &mut self,
+        line: &[u8; 81],
+        limit: u64,
+        meter: &mut Meter,
+        solution: &mut [u8; 81],
+    ) -> Option<LineResult> {
+        match self.algorithm {
+            Algorithm::Fast => fast::solve_line(line, limit, meter, solution),
+            Algorithm::Backtrack | Algorithm::Dlx => None,
+        }
     }
 
     /// [`solve`](Self::solve), each guess counted by `meter`: the search stops when the

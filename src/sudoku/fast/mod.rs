@@ -48,7 +48,7 @@ use tables::{
     MINIROWS_OF_ROW, ROW_CELLS,
 };
 
-use super::{Grid, SearchResult};
+use super::{Grid, LineResult, SearchResult};
 use crate::budget::Meter;
 
 /// The search state: candidates per digit and band, solved cells per band, and the
@@ -477,32 +477,34 @@ impl State {
             mask | (self.candidates[word_index(band, digit)] >> cell & 1) << digit
         })
     }
+}
 
-    /// The solved grid.
-    ///
-    /// Per band, four bit planes of the cell values (a value's bit `k` is set in plane `k`
-    /// when the cell holds one of the digits with that bit), spread eight cells at a time
-    /// into eight bytes by a table, rather than walking each digit's cells one by one.
-    fn solution(&self) -> Option<Grid> {
-        // Each band writes 32 bytes from its first cell; the last band's end at byte 86.
-        let mut values = [0u8; 86];
-        for band in 0..3 {
-            let cells = |digit: usize| self.candidates[word_index(band, digit)];
-            let planes = [
-                cells(0) | cells(2) | cells(4) | cells(6) | cells(8),
-                cells(1) | cells(2) | cells(5) | cells(6),
-                cells(3) | cells(4) | cells(5) | cells(6),
-                cells(7) | cells(8),
-            ];
-            for chunk in 0..4 {
-                let spread = |k: usize| BYTES_OF_BITS[(planes[k] >> (8 * chunk) & 0xFF) as usize];
-                let bytes = spread(0) | spread(1) << 1 | spread(2) << 2 | spread(3) << 3;
-                let start = 27 * band + 8 * chunk;
-                values[start..start + 8].copy_from_slice(&bytes.to_le_bytes());
-            }
+/// The cell values of a solved state's `candidates`, each ORed with `offset` (0 for the
+/// values, `b'0'` for their characters); bytes 81 to 85 are padding.
+///
+/// Per band, four bit planes of the cell values (a value's bit `k` is set in plane `k`
+/// when the cell holds one of the digits with that bit), spread eight cells at a time
+/// into eight bytes by a table, rather than walking each digit's cells one by one.
+fn solution_bytes(candidates: &[u32; 48], offset: u8) -> [u8; 86] {
+    // Each band writes 32 bytes from its first cell; the last band's end at byte 86.
+    let mut values = [0u8; 86];
+    let offsets = u64::from_le_bytes([offset; 8]);
+    for band in 0..3 {
+        let cells = |digit: usize| candidates[word_index(band, digit)];
+        let planes = [
+            cells(0) | cells(2) | cells(4) | cells(6) | cells(8),
+            cells(1) | cells(2) | cells(5) | cells(6),
+            cells(3) | cells(4) | cells(5) | cells(6),
+            cells(7) | cells(8),
+        ];
+        for chunk in 0..4 {
+            let spread = |k: usize| BYTES_OF_BITS[(planes[k] >> (8 * chunk) & 0xFF) as usize];
+            let bytes = spread(0) | spread(1) << 1 | spread(2) << 2 | spread(3) << 3 | offsets;
+            let start = 27 * band + 8 * chunk;
+            values[start..start + 8].copy_from_slice(&bytes.to_le_bytes());
         }
-        Grid::from_slice(&values[..81])
     }
+    values
 }
 
 /// The index of the word of `digit` (0-based) in `band` (see the module documentation).
@@ -536,7 +538,11 @@ fn clear8(words: &mut [u32; 8], cells: u32) -> u32 {
 /// One search: the limit, and what was found so far.
 struct Search<'m> {
     limit: u64,
+    /// What was found so far, but the first solution: that is [`first`](Self::first).
     result: SearchResult,
+    /// The candidates of the first solution's state, turned into a grid or a line only
+    /// once the search is over.
+    first: Option<[u32; 48]>,
     /// The budget: told the guesses in bulk when `result.guesses` reaches `check_at`
     /// (never without a budget), so an unbudgeted guess costs one comparison.
     meter: &'m mut Meter,
@@ -578,8 +584,8 @@ impl Search<'_> {
             };
             if state.is_solved() {
                 self.result.solutions += 1;
-                if self.result.first_solution.is_none() {
-                    self.result.first_solution = state.solution();
+                if self.first.is_none() {
+                    self.first = Some(state.candidates);
                 }
                 return self.result.solutions >= self.limit;
             }
@@ -640,6 +646,7 @@ impl Search<'_> {
 /// # Panics
 /// If `grid` is not 9×9.
 pub fn solve(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
+    assert_eq!(grid.side(), 9, "the fast solver takes 9×9 grids");
     #[cfg(target_arch = "x86_64")]
     if x86::has_modern_features() {
         // SAFETY: the CPU has every feature `solve_modern` and `solve_modern_pext` are
@@ -659,45 +666,117 @@ pub fn solve(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
 fn solve_modern(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
-    solve_with::<true>(grid, limit, meter, |search, state| search.run_modern(state))
+    let state = State::set_up::<true>(grid);
+    grid_result(search(state, limit, meter, |search, state| {
+        search.run_modern(state)
+    }))
 }
 
 /// [`solve`] compiled for the features of [`Search::run_modern_pext`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
 fn solve_modern_pext(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
-    solve_with::<true>(grid, limit, meter, |search, state| {
+    let state = State::set_up::<true>(grid);
+    grid_result(search(state, limit, meter, |search, state| {
         search.run_modern_pext(state)
-    })
+    }))
 }
 
 /// [`solve`] for any CPU.
 fn solve_portable(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
-    solve_with::<false>(grid, limit, meter, |search, state| {
+    let state = State::set_up::<false>(grid);
+    grid_result(search(state, limit, meter, |search, state| {
         search.run_portable(state)
+    }))
+}
+
+/// Counts the solutions of a 9×9 puzzle given as its line, 81 characters `1` to `9` for
+/// the clues and `0` or `.` for the blanks, as [`solve`] counts them, and writes the
+/// first solution's line (digits `1` to `9`) into `solution`. `None`, with nothing
+/// searched, when the line holds another character or the CPU lacks the features of the
+/// modern builds (parse a [`Grid`] then).
+///
+/// The batch job's route for plain 9×9 lines: building a grid from the line and another
+/// from the solution, then writing that one's line, took a fifth of an easy puzzle's
+/// whole row.
+pub fn solve_line(
+    line: &[u8; 81],
+    limit: u64,
+    meter: &mut Meter,
+    solution: &mut [u8; 81],
+) -> Option<LineResult> {
+    #[cfg(target_arch = "x86_64")]
+    if x86::has_modern_features() {
+        // SAFETY: the CPU has every feature `solve_line_modern` is compiled for.
+        return unsafe { solve_line_modern(line, limit, meter, solution, x86::has_fast_pext()) };
+    }
+    let _ = (line, limit, meter, solution);
+    None
+}
+
+/// [`solve_line`] compiled for the features of [`Search::run_modern`], taking
+/// [`Search::run_modern_pext`] when `pext` is true.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+fn solve_line_modern(
+    line: &[u8; 81],
+    limit: u64,
+    meter: &mut Meter,
+    solution: &mut [u8; 81],
+    pext: bool,
+) -> Option<LineResult> {
+    // SAFETY: this function is compiled for AVX2.
+    let values = unsafe { x86::line_values(line) }?;
+    // SAFETY: as above.
+    let state = unsafe { x86::clue_state_of(values) };
+    let (result, first) = if pext {
+        search(state, limit, meter, |search, state| {
+            search.run_modern_pext(state)
+        })
+    } else {
+        search(state, limit, meter, |search, state| {
+            search.run_modern(state)
+        })
+    };
+    if let Some(candidates) = first {
+        solution.copy_from_slice(&solution_bytes(&candidates, b'0')[..81]);
+    }
+    Some(LineResult {
+        solutions: result.solutions,
+        guesses: result.guesses,
+        stopped: result.stopped,
     })
 }
 
-/// [`solve`] with the given search; the set-up uses AVX2 when `AVX` is true.
+/// A search's result with its first solution (as [`search`] gives it) as a grid.
 #[inline(always)]
-fn solve_with<const AVX: bool>(
-    grid: &Grid,
+fn grid_result((mut result, first): (SearchResult, Option<[u32; 48]>)) -> SearchResult {
+    result.first_solution =
+        first.and_then(|candidates| Grid::from_slice(&solution_bytes(&candidates, 0)[..81]));
+    result
+}
+
+/// Searches from the clues' `state` with `run` (nothing to search when they conflict):
+/// what was found, and the candidates of the first solution's state.
+#[inline(always)]
+fn search(
+    state: Result<State, Contradiction>,
     limit: u64,
     meter: &mut Meter,
     run: impl Fn(&mut Search, State) -> bool,
-) -> SearchResult {
-    assert_eq!(grid.side(), 9, "the fast solver takes 9×9 grids");
+) -> (SearchResult, Option<[u32; 48]>) {
     let mut search = Search {
         limit: limit.max(1),
         result: SearchResult::default(),
+        first: None,
         check_at: meter.nodes_until_check(),
         told: 0,
         meter,
     };
-    if let Ok(state) = State::set_up::<AVX>(grid) {
+    if let Ok(state) = state {
         run(&mut search, state);
     }
-    search.result
+    (search.result, search.first)
 }
 
 #[cfg(test)]

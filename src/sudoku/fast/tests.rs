@@ -129,7 +129,10 @@ fn naked_singles_fill_the_grid() {
     let mut state = state(&line);
     state.propagate::<false, false>().ok().unwrap();
     assert!(state.is_solved());
-    assert_eq!(state.solution().unwrap().to_line(), SEED2_SOLUTION);
+    assert_eq!(
+        String::from_utf8(solution_bytes(&state.candidates, b'0')[..81].to_vec()).unwrap(),
+        SEED2_SOLUTION
+    );
 }
 
 #[test]
@@ -267,6 +270,92 @@ fn the_modern_x86_build_finds_what_the_portable_build_finds() {
         assert_eq!(modern, portable, "{}", grid.to_line());
         assert_eq!(modern_pext, portable, "{}", grid.to_line());
     }
+}
+
+/// [`solve_line`] of `line`, with `limit` and a budget of `guesses`: what it found and the
+/// solution's line it wrote.
+fn solve_line_text(line: &str, limit: u64, guesses: u64) -> Option<(LineResult, String)> {
+    let line: &[u8; 81] = line.as_bytes().try_into().unwrap();
+    let mut meter = guess_meter(guesses);
+    let mut solution = [b'?'; 81];
+    let found = solve_line(line, limit, &mut meter, &mut solution)?;
+    Some((found, String::from_utf8(solution.to_vec()).unwrap()))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[cfg_attr(
+    any(cpu_lacks_avx2, cpu_lacks_bmi2),
+    ignore = "this CPU lacks the features of the modern build (AVX2, BMI2)"
+)]
+fn a_line_is_solved_as_its_grid_is() {
+    assert!(
+        x86::has_modern_features(),
+        "this CPU lacks the modern build's features"
+    );
+    let mut lines: Vec<String> = sample_grids().iter().map(Grid::to_line).collect();
+    // Conflicting clues, blanks written `0`, and a grid with no blank.
+    lines.push(format!("11{}", ".".repeat(79)));
+    lines.push(SEED2.to_string());
+    lines.push(SEED2_SOLUTION.to_string());
+    let mut budgeted = 0;
+    for line in &lines {
+        let grid = Grid::from_line(line, None).unwrap();
+        for (limit, guesses) in [(1, u64::MAX), (2, u64::MAX), (2, 3)] {
+            let expected = solve_within_guesses(&grid, limit, guesses);
+            let (found, solution) = solve_line_text(line, limit, guesses).expect("a plain line");
+            let grid_found = LineResult {
+                solutions: expected.solutions,
+                guesses: expected.guesses,
+                stopped: expected.stopped,
+            };
+            assert_eq!(found, grid_found, "{line} limit {limit} guesses {guesses}");
+            budgeted += usize::from(found.stopped.is_some());
+            match &expected.first_solution {
+                Some(grid) => assert_eq!(solution, grid.to_line(), "{line}"),
+                None => assert_eq!(solution, "?".repeat(81), "{line}: nothing written"),
+            }
+        }
+    }
+    assert!(budgeted > 100, "the budget stopped {budgeted} searches");
+}
+
+/// A meter that stops a search after `guesses` (`u64::MAX`: never).
+fn guess_meter(guesses: u64) -> Meter {
+    Meter::start(crate::budget::Budget {
+        timeout: None,
+        max_nodes: (guesses < u64::MAX).then_some(guesses),
+    })
+}
+
+/// [`solve`] with a budget of `guesses`.
+fn solve_within_guesses(grid: &Grid, limit: u64, guesses: u64) -> SearchResult {
+    solve(grid, limit, &mut guess_meter(guesses))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[cfg_attr(
+    any(cpu_lacks_avx2, cpu_lacks_bmi2),
+    ignore = "this CPU lacks the features of the modern build (AVX2, BMI2)"
+)]
+fn a_line_with_another_character_is_left_to_the_grid() {
+    assert!(x86::has_modern_features());
+    // Each character a grid line may hold but a plain 9×9 line may not, and a few others,
+    // at the first, a middle and the last cell (the last band is loaded from byte 49).
+    for bad in [b'A', b'a', b' ', b'/', b':', b'-', b'\t', 0x80, 0] {
+        for at in [0, 40, 48, 49, 80] {
+            let mut line = SEED2.as_bytes().to_vec();
+            line[at] = bad;
+            let line = String::from_utf8_lossy(&line).into_owned();
+            if line.len() == 81 {
+                assert_eq!(solve_line_text(&line, 2, u64::MAX), None, "{bad} at {at}");
+            }
+        }
+    }
+    let blanks_as_dots = SEED2.replace('0', ".");
+    let (found, solution) = solve_line_text(&blanks_as_dots, 2, u64::MAX).unwrap();
+    assert_eq!((found.solutions, solution.as_str()), (1, SEED2_SOLUTION));
 }
 
 #[cfg(target_arch = "x86_64")]

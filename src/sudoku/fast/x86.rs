@@ -102,18 +102,62 @@ fn combine(
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) unsafe fn clue_state(values: &[u8; 81]) -> Result<State, Contradiction> {
-    let p = values.as_ptr();
+    // SAFETY: the caller's CPU has AVX2.
+    unsafe { clue_state_of(band_bytes(values)) }
+}
+
+/// The 81 bytes of a grid loaded as [`clue_state_of`] takes them.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn band_bytes(bytes: &[u8; 81]) -> [__m256i; 3] {
+    let p = bytes.as_ptr();
     // Band `b`'s cells are bytes `27 * b` to `27 * b + 26`. The last band is loaded from
     // byte 49 so that the load ends at byte 81: its cells are then bits 5 to 31 of a mask.
-    // SAFETY: each load reads 32 bytes starting at byte 0, 27 or 49 of the 81 of `values`,
+    // SAFETY: each load reads 32 bytes starting at byte 0, 27 or 49 of the 81 of `bytes`,
     // so none reads past its end; the loads are the unaligned kind.
-    let bytes = unsafe {
+    unsafe {
         [
             _mm256_loadu_si256(p as *const __m256i),
             _mm256_loadu_si256(p.add(27) as *const __m256i),
             _mm256_loadu_si256(p.add(49) as *const __m256i),
         ]
-    };
+    }
+}
+
+/// The cell values of a 9×9 line (`1` to `9` for a clue, `0` or `.` for a blank), loaded
+/// as [`clue_state_of`] takes them; `None` if the line holds any other character.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn line_values(line: &[u8; 81]) -> Option<[__m256i; 3]> {
+    // SAFETY: the caller's CPU has AVX2.
+    let bytes = unsafe { band_bytes(line) };
+    let nine = _mm256_set1_epi8(9);
+    let mut plain = _mm256_set1_epi8(-1);
+    let values = bytes.map(|bytes| {
+        let value = _mm256_sub_epi8(bytes, _mm256_set1_epi8(b'0' as i8));
+        // `0` to `9`: the value is at most 9, unsigned.
+        let digit = _mm256_cmpeq_epi8(_mm256_min_epu8(value, nine), value);
+        let blank = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'.' as i8));
+        plain = _mm256_and_si256(plain, _mm256_or_si256(digit, blank));
+        // A `.` is 0.
+        _mm256_and_si256(value, digit)
+    });
+    (_mm256_movemask_epi8(plain) == -1).then_some(values)
+}
+
+/// [`clue_state`] of the grid's bytes as [`band_bytes`] loads them.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn clue_state_of(bytes: [__m256i; 3]) -> Result<State, Contradiction> {
     // The cells of `band` holding `value`.
     let cells_of = |band: usize, value: i8| {
         let equal = _mm256_cmpeq_epi8(bytes[band], _mm256_set1_epi8(value));
