@@ -11,19 +11,26 @@ use super::boundary::{is_blank_or_comment, lines, Boundaries};
 use super::cutter::RawChunk;
 use super::{InputFormat, Record, RecordContent};
 
-/// A chunk's records, decoded: where each record's text is. Lines point into the chunk's
-/// own bytes; CSV fields and blocks are copied into one buffer for the whole chunk. A
-/// record is then read without an allocation of its own.
+/// A chunk's records, decoded: where each record's text is. Lines, and the fields of CSV
+/// records without quotes, point into the chunk's own bytes when they are valid UTF-8
+/// throughout (checked once per chunk); other CSV fields and blocks are copied into one
+/// buffer for the whole chunk. A record is then read without an allocation of its own.
 #[derive(Debug, Default)]
-pub(crate) struct Decoded {
-    /// Whether line records point into the chunk (valid UTF-8 throughout) rather than
-    /// into `text`.
-    lines_in_chunk: bool,
-    /// Text of CSV fields, of blocks, and of lines when the chunk is not all UTF-8.
+pub(crate) struct Decoded<'a> {
+    /// The chunk's bytes as text, when they are valid UTF-8 throughout.
+    chunk_text: Option<&'a str>,
+    /// Text of quoted CSV fields, of blocks, and of lines when the chunk is not all UTF-8.
     text: String,
-    /// Where each CSV field is in `text`.
-    fields: Vec<Range<usize>>,
+    /// Where each CSV field is.
+    fields: Vec<FieldSpan>,
     records: Vec<Span>,
+}
+
+/// Where a CSV field's text is: in the chunk's text or in the decoded buffer.
+#[derive(Debug)]
+struct FieldSpan {
+    in_chunk: bool,
+    range: Range<usize>,
 }
 
 /// One record of a [`Decoded`] chunk.
@@ -35,14 +42,15 @@ struct Span {
 
 #[derive(Debug)]
 enum SpanContent {
-    /// A line or block: where its text is.
+    /// A line or block: where its text is (in the chunk's text if it is all UTF-8 and the
+    /// record a line, else in the decoded buffer).
     Line(Range<usize>),
     /// A CSV record: which of the chunk's fields are its own.
     Fields(Range<usize>),
     Unreadable(String),
 }
 
-impl Decoded {
+impl<'a> Decoded<'a> {
     /// Records in the chunk.
     pub(crate) fn len(&self) -> usize {
         self.records.len()
@@ -50,25 +58,23 @@ impl Decoded {
 
     /// Every CSV field's text, for [`records`](Self::records).
     pub(crate) fn field_texts(&self) -> Vec<&str> {
-        self.fields.iter().map(|r| &self.text[r.clone()]).collect()
+        let chunk = self.chunk_text.unwrap_or_default();
+        let text = |field: &FieldSpan| match field.in_chunk {
+            true => &chunk[field.range.clone()],
+            false => &self.text[field.range.clone()],
+        };
+        self.fields.iter().map(text).collect()
     }
 
-    /// The records, borrowing from the chunk's `bytes` (which must be the ones decoded),
-    /// from `self` and from its [`field_texts`](Self::field_texts).
-    pub(crate) fn records<'a>(
-        &'a self,
-        bytes: &'a [u8],
-        fields: &'a [&'a str],
-    ) -> impl Iterator<Item = Record<'a>> + 'a {
-        let chunk = match self.lines_in_chunk {
-            true => std::str::from_utf8(bytes).unwrap_or_default(),
-            false => "",
-        };
-        let lines = if self.lines_in_chunk {
-            chunk
-        } else {
-            &self.text
-        };
+    /// The records, borrowing from the chunk, from `self` and from its
+    /// [`field_texts`](Self::field_texts).
+    pub(crate) fn records<'r>(
+        &'r self,
+        fields: &'r [&'r str],
+    ) -> impl Iterator<Item = Record<'r>> + 'r {
+        // Only lines are decoded with the chunk's text and line records: blocks are
+        // copied.
+        let lines = self.chunk_text.unwrap_or(&self.text);
         self.records.iter().map(move |span| Record {
             line: span.line,
             content: match &span.content {
@@ -88,7 +94,7 @@ impl Decoded {
 }
 
 /// The records of a chunk of an input read as `format`.
-pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Decoded {
+pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Decoded<'_> {
     let mut decoded = Decoded {
         records: Vec::with_capacity(chunk.records as usize),
         ..Decoded::default()
@@ -102,7 +108,7 @@ pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Decoded {
         InputFormat::Lines => decode_lines(bytes, first_line, &mut decoded),
         InputFormat::Blocks => decode_blocks(bytes, first_line, &mut decoded),
         InputFormat::Csv => {
-            decoded.text.reserve(bytes.len());
+            decoded.chunk_text = std::str::from_utf8(bytes).ok();
             csv_records(bytes, first_line, |line, record| {
                 csv_fields(line, record, chunk.header_fields, &mut decoded)
             })
@@ -141,9 +147,9 @@ fn utf8_error_message(error: std::str::Utf8Error) -> String {
     format!("not valid UTF-8 at byte {}", error.valid_up_to() + 1)
 }
 
-fn decode_lines(bytes: &[u8], first_line: u64, decoded: &mut Decoded) {
+fn decode_lines<'a>(bytes: &'a [u8], first_line: u64, decoded: &mut Decoded<'a>) {
     // One check of the whole chunk: then every line is text where it lies.
-    decoded.lines_in_chunk = std::str::from_utf8(bytes).is_ok();
+    decoded.chunk_text = std::str::from_utf8(bytes).ok();
     let mut offset = 0;
     for (line, text) in (first_line..).zip(lines(bytes)) {
         let start = offset;
@@ -152,7 +158,7 @@ fn decode_lines(bytes: &[u8], first_line: u64, decoded: &mut Decoded) {
             continue;
         }
         let text = without_line_ending(text);
-        let range = if decoded.lines_in_chunk {
+        let range = if decoded.chunk_text.is_some() {
             start..start + text.len()
         } else {
             match std::str::from_utf8(text) {
@@ -174,10 +180,10 @@ fn decode_lines(bytes: &[u8], first_line: u64, decoded: &mut Decoded) {
     }
 }
 
-fn decode_blocks(bytes: &[u8], first_line: u64, decoded: &mut Decoded) {
+fn decode_blocks(bytes: &[u8], first_line: u64, decoded: &mut Decoded<'_>) {
     // The open block: its first line, and where its text starts or why it is unreadable.
     let mut block: Option<(u64, Result<usize, String>)> = None;
-    let finish = |block: &mut Option<(u64, Result<usize, String>)>, decoded: &mut Decoded| {
+    let finish = |block: &mut Option<(u64, Result<usize, String>)>, decoded: &mut Decoded<'_>| {
         if let Some((line, text)) = block.take() {
             let content = match text {
                 Ok(start) => SpanContent::Line(start..decoded.text.len()),
@@ -220,7 +226,7 @@ fn csv_fields(
     line: u64,
     record: &CsvRecord<'_>,
     header_fields: Option<usize>,
-    decoded: &mut Decoded,
+    decoded: &mut Decoded<'_>,
 ) {
     let found = record.ends.len();
     if let Some(expected) = header_fields.filter(|&n| n != found) {
@@ -229,6 +235,20 @@ fn csv_fields(
         return decoded.unreadable(line, message);
     }
     let first_field = decoded.fields.len();
+    if let (Some(_), Some(at)) = (decoded.chunk_text, record.at) {
+        // Split at its commas where it lies in a chunk that is all text: each field is
+        // text where it lies (a comma and a line ending are characters of their own).
+        let ranges = record.field_ranges().map(|r| FieldSpan {
+            in_chunk: true,
+            range: at + r.start..at + r.end,
+        });
+        decoded.fields.extend(ranges);
+        decoded.records.push(Span {
+            line,
+            content: SpanContent::Fields(first_field..decoded.fields.len()),
+        });
+        return;
+    }
     let base = decoded.text.len();
     let whole = record
         .ends
@@ -247,7 +267,10 @@ fn csv_fields(
         return decoded.unreadable(line, message);
     };
     decoded.text.push_str(text);
-    let ranges = record.field_ranges().map(|r| base + r.start..base + r.end);
+    let ranges = record.field_ranges().map(|r| FieldSpan {
+        in_chunk: false,
+        range: base + r.start..base + r.end,
+    });
     decoded.fields.extend(ranges);
     decoded.records.push(Span {
         line,
@@ -281,6 +304,8 @@ struct CsvRecord<'a> {
     /// Bytes between one field's end and the next one's start: 0 for fields unquoted by
     /// the parser, 1 (the comma) for a line split where it lies.
     gap: usize,
+    /// Where `bytes` start in the chunk, for a line split where it lies.
+    at: Option<usize>,
 }
 
 impl<'a> CsvRecord<'a> {
@@ -333,6 +358,7 @@ fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvReco
             bytes: text,
             ends: &ends,
             gap: 1,
+            at: Some(record_start),
         };
         each(record_line, &record);
     }
@@ -368,6 +394,7 @@ fn parse_csv(bytes: &[u8], mut each: impl FnMut(&CsvRecord<'_>)) {
                         bytes: &fields[..fields_len],
                         ends: &ends[..ends_len],
                         gap: 0,
+                        at: None,
                     };
                     each(&record);
                     (fields_len, ends_len) = (0, 0);
@@ -399,9 +426,7 @@ pub(crate) fn decode_owned(chunk: &RawChunk, format: InputFormat) -> Vec<(u64, O
         }
         RecordContent::Unreadable(message) => OwnedContent::Unreadable(message.to_string()),
     };
-    let records = decoded
-        .records(&chunk.bytes, &fields)
-        .map(|r| (r.line, owned(r)));
+    let records = decoded.records(&fields).map(|r| (r.line, owned(r)));
     records.collect()
 }
 

@@ -1235,7 +1235,7 @@ fn process_chunk<J: Job>(
     let csv_rows =
         shared.schema.carried.is_empty() && shared.formatter.as_ref().is_some_and(|f| f.is_csv());
     let mut row = Vec::new();
-    let records = decoded.records(&chunk.raw.bytes, &field_texts);
+    let records = decoded.records(&field_texts);
     let in_shard = records.enumerate().filter(|&(i, _)| {
         let held = shared
             .shard
@@ -1352,6 +1352,7 @@ fn process_chunk<J: Job>(
         stack.push(worker);
     }
     drop(field_texts);
+    drop(decoded);
     shared.buffers.give(chunk.raw.bytes);
     let paced = timed + other_shards;
     if let Some(per_record) = total_nanos.checked_div(paced).filter(|_| timed > 0) {
