@@ -17,6 +17,9 @@ pub(crate) struct LineEffect {
     pub ends_record: bool,
     /// The input may be cut after this line: no record is open.
     pub cut_allowed: bool,
+    /// A CSV line that starts outside quotes and holds no `"`: a record of its own, whose
+    /// fields are split at its commas where it lies. False for every other line.
+    pub plain: bool,
 }
 
 /// Where a CSV parser is inside a record (the states of `csv-core` with default settings
@@ -115,6 +118,34 @@ fn find_line_ending(bytes: &[u8]) -> Option<usize> {
     memchr::memchr2(b'\n', b'\r', bytes)
 }
 
+/// Whether `line` holds a `"`, by a searcher built once (as [`find_line_ending`]).
+#[inline]
+fn has_quote(line: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use memchr::arch::x86_64::avx2::memchr::One;
+        static SEARCHER: std::sync::OnceLock<Option<One>> = std::sync::OnceLock::new();
+        if let Some(searcher) = SEARCHER.get_or_init(|| One::new(b'"')) {
+            return searcher.find(line).is_some();
+        }
+    }
+    memchr::memchr(b'"', line).is_some()
+}
+
+/// Appends where each `,` of `text` is to `offsets`, by a searcher built once (as
+/// [`find_line_ending`]).
+pub(crate) fn push_commas(text: &[u8], offsets: &mut Vec<usize>) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use memchr::arch::x86_64::avx2::memchr::One;
+        static SEARCHER: std::sync::OnceLock<Option<One>> = std::sync::OnceLock::new();
+        if let Some(searcher) = SEARCHER.get_or_init(|| One::new(b',')) {
+            return offsets.extend(searcher.iter(text));
+        }
+    }
+    offsets.extend(memchr::memchr_iter(b',', text));
+}
+
 /// The physical lines of `bytes` (whole lines: the bytes end with a line ending or at the
 /// end of the input), each with its line ending if it has one.
 pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
@@ -158,6 +189,7 @@ impl Boundaries {
                     skipped,
                     ends_record: !skipped,
                     cut_allowed: true,
+                    plain: false,
                 }
             }
             InputFormat::Blocks => {
@@ -168,6 +200,7 @@ impl Boundaries {
                         skipped: true,
                         ends_record,
                         cut_allowed: true,
+                        plain: false,
                     }
                 } else if text[0] == b'#' {
                     // A comment inside a block neither ends it nor belongs to it.
@@ -175,6 +208,7 @@ impl Boundaries {
                         skipped: true,
                         ends_record: false,
                         cut_allowed: !self.block_open,
+                        plain: false,
                     }
                 } else {
                     self.block_open = true;
@@ -182,6 +216,7 @@ impl Boundaries {
                         skipped: false,
                         ends_record: false,
                         cut_allowed: false,
+                        plain: false,
                     }
                 }
             }
@@ -193,12 +228,15 @@ impl Boundaries {
                             skipped: true,
                             ends_record: false,
                             cut_allowed: true,
+                            plain: false,
                         }
                     }
                     None => CsvState::FieldStart,
                 };
                 // Fast path: a line without quotes that starts outside quotes ends its record.
-                let state = if state != CsvState::Quoted && memchr::memchr(b'"', line).is_none() {
+                let quote_free = state != CsvState::Quoted && !has_quote(line);
+                let plain = quote_free && self.csv.is_none();
+                let state = if quote_free {
                     None
                 } else {
                     csv_line_end(state, line)
@@ -208,6 +246,7 @@ impl Boundaries {
                     skipped: false,
                     ends_record: state.is_none(),
                     cut_allowed: state.is_none(),
+                    plain,
                 }
             }
         }

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
-use super::boundary::{is_blank_or_comment, lines, Boundaries};
+use super::boundary::{is_blank_or_comment, lines, push_commas, Boundaries};
 use super::cutter::RawChunk;
 use super::{InputFormat, Record, RecordContent};
 
@@ -346,13 +346,14 @@ fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvReco
         }
         open = None;
         let record = &bytes[record_start..offset];
-        if memchr::memchr(b'"', record).is_some() {
+        // A record on more than one line holds a quote: it is never plain.
+        if !effect.plain {
             parse_csv(record, |parsed| each(record_line, parsed));
             continue;
         }
         let text = without_line_ending(record);
         ends.clear();
-        ends.extend(memchr::memchr_iter(b',', text));
+        push_commas(text, &mut ends);
         ends.push(text.len());
         let record = CsvRecord {
             bytes: text,
