@@ -15,7 +15,7 @@
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::boundary::{csv_open_quote, find_line_end, lines, Boundaries, LineEnd};
+use super::boundary::{csv_open_quote, find_line_end, lines, Boundaries, LineEffect, LineEnd};
 use super::InputFormat;
 
 /// Bytes read at a time, at least: few enough system calls, little to copy at a cut.
@@ -78,6 +78,17 @@ pub(crate) struct RawChunk {
     /// A chunk of one record that could not be cut whole: its line and what is wrong. Its
     /// bytes are then not the record's.
     pub fault: Option<(u64, Fault)>,
+    /// Each line of `bytes` as the cutter found it (none in a faulty chunk): decoding
+    /// walks these instead of searching the bytes again.
+    pub lines: Vec<LineMark>,
+}
+
+/// Where a chunk's line ends (after its line ending, from the chunk's start) and what it did
+/// to the record structure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LineMark {
+    pub end: usize,
+    pub effect: LineEffect,
 }
 
 /// Where the scan of the buffer for the next chunk is.
@@ -138,6 +149,8 @@ pub(crate) struct ChunkCutter {
     dropped_record: u64,
     /// Whether the run's stop flag ended the reading while a faulty record was dropped.
     stopped: bool,
+    /// The lines scanned for the next chunk, from the buffer's start.
+    marks: Vec<LineMark>,
 }
 
 impl ChunkCutter {
@@ -168,6 +181,7 @@ impl ChunkCutter {
             drop_block: false,
             dropped_record: 0,
             stopped: false,
+            marks: Vec::new(),
         }
     }
 
@@ -246,6 +260,7 @@ impl ChunkCutter {
         let wanted = records.max(1);
         let max = self.max_line_bytes;
         let mut scan = Scan::default();
+        self.marks.clear();
         loop {
             loop {
                 match find_line_end(&self.buffer, scan.searched, self.at_end) {
@@ -314,6 +329,7 @@ impl ChunkCutter {
             return Some(self.fault(std::mem::take(scan), false));
         }
         let effect = self.boundaries.line(&self.buffer[scan.line_start..end]);
+        self.marks.push(LineMark { end, effect });
         if !self.boundaries.is_open() {
             scan.open = None;
         } else if scan.open.is_none() {
@@ -401,6 +417,7 @@ impl ChunkCutter {
             records: 1,
             header_fields: self.header_fields,
             fault: Some((line, fault)),
+            lines: Vec::new(),
         }))
     }
 
@@ -510,18 +527,25 @@ impl ChunkCutter {
         self.lines_before += lines;
         self.bytes_out += end as u64;
         self.records_out += records;
+        // Lines scanned past the cut (of a record left open) are scanned again with the
+        // next chunk.
+        // The next chunk's marks start with room for as many lines as this one's.
+        let room = Vec::with_capacity(self.marks.capacity());
+        let mut marks = std::mem::replace(&mut self.marks, room);
+        marks.truncate(lines as usize);
         RawChunk {
             bytes,
             first_line,
             records,
             header_fields: self.header_fields,
             fault: None,
+            lines: marks,
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Hands out its bytes a few at a time, as a pipe might.
@@ -579,6 +603,18 @@ mod tests {
         }
     }
 
+    /// The marks of `bytes`'s lines, found afresh as the cutter finds them.
+    pub(crate) fn marks_of(bytes: &[u8], format: InputFormat) -> Vec<LineMark> {
+        let mut boundaries = Boundaries::new(format);
+        let mut end = 0;
+        let marks = lines(bytes).map(|line| {
+            end += line.len();
+            let effect = boundaries.line(line);
+            LineMark { end, effect }
+        });
+        marks.collect()
+    }
+
     fn summary(chunks: &[RawChunk]) -> Vec<(String, u64, u64)> {
         chunks
             .iter()
@@ -598,6 +634,9 @@ mod tests {
     fn same_every_way(text: &[u8], format: InputFormat, max: usize) -> Vec<(String, u64, u64)> {
         let records = |chunks: &[RawChunk]| -> Vec<(u64, String)> {
             let decoded = chunks.iter().flat_map(|chunk| {
+                if chunk.fault.is_none() {
+                    assert_eq!(chunk.lines, marks_of(&chunk.bytes, format), "{chunk:?}");
+                }
                 let records = crate::batch::decode::decode_owned(chunk, format);
                 assert_eq!(records.len() as u64, chunk.records, "{chunk:?}");
                 records

@@ -7,8 +7,8 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
-use super::boundary::{is_blank_or_comment, lines, push_commas, Boundaries};
-use super::cutter::RawChunk;
+use super::boundary::{lines, push_commas};
+use super::cutter::{LineMark, RawChunk};
 use super::{InputFormat, Record, RecordContent};
 
 /// A chunk's records, decoded: where each record's text is. Lines, and the fields of CSV
@@ -105,11 +105,11 @@ pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Decoded<'_> {
     }
     let (bytes, first_line) = (&chunk.bytes[..], chunk.first_line);
     match format {
-        InputFormat::Lines => decode_lines(bytes, first_line, &mut decoded),
+        InputFormat::Lines => decode_lines(chunk, &mut decoded),
         InputFormat::Blocks => decode_blocks(bytes, first_line, &mut decoded),
         InputFormat::Csv => {
             decoded.chunk_text = std::str::from_utf8(bytes).ok();
-            csv_records(bytes, first_line, |line, record| {
+            csv_records(chunk, |line, record| {
                 csv_fields(line, record, chunk.header_fields, &mut decoded)
             })
         }
@@ -120,9 +120,9 @@ pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Decoded<'_> {
 /// The fields of a CSV header whose chunk starts at physical line `first_line`, trimmed,
 /// or `None` when the chunk holds no record. Invalid UTF-8 is replaced, not refused: a
 /// header only has to name columns.
-pub(crate) fn csv_header(bytes: &[u8], first_line: u64) -> Option<Vec<String>> {
+pub(crate) fn csv_header(chunk: &RawChunk) -> Option<Vec<String>> {
     let mut header = None;
-    csv_records(bytes, first_line, |_, record| {
+    csv_records(chunk, |_, record| {
         if header.is_none() {
             header = Some(
                 record
@@ -147,16 +147,15 @@ fn utf8_error_message(error: std::str::Utf8Error) -> String {
     format!("not valid UTF-8 at byte {}", error.valid_up_to() + 1)
 }
 
-fn decode_lines<'a>(bytes: &'a [u8], first_line: u64, decoded: &mut Decoded<'a>) {
+fn decode_lines<'a>(chunk: &'a RawChunk, decoded: &mut Decoded<'a>) {
+    let bytes = &chunk.bytes[..];
     // One check of the whole chunk: then every line is text where it lies.
     decoded.chunk_text = std::str::from_utf8(bytes).ok();
-    let mut offset = 0;
-    for (line, text) in (first_line..).zip(lines(bytes)) {
-        let start = offset;
-        offset += text.len();
-        if is_blank_or_comment(text) {
+    for (line, (start, mark)) in (chunk.first_line..).zip(line_starts(&chunk.lines)) {
+        if mark.effect.skipped {
             continue;
         }
+        let text = &bytes[start..mark.end];
         let text = without_line_ending(text);
         let range = if decoded.chunk_text.is_some() {
             start..start + text.len()
@@ -327,16 +326,13 @@ impl<'a> CsvRecord<'a> {
 /// Blank and `#` lines between records are left out; a record without a `"` is split at
 /// its commas where it lies, as the CSV parser would split it; the others go through the
 /// parser (`csv-core`), one record at a time.
-fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvRecord<'_>)) {
-    let mut boundaries = Boundaries::new(InputFormat::Csv);
+fn csv_records(chunk: &RawChunk, mut each: impl FnMut(u64, &CsvRecord<'_>)) {
+    let bytes = &chunk.bytes[..];
     // The record being read: its first physical line and where it starts in `bytes`.
     let mut open: Option<(u64, usize)> = None;
-    let mut offset = 0usize;
     let mut ends = Vec::new();
-    for (physical, line) in (first_line..).zip(lines(bytes)) {
-        let start = offset;
-        offset += line.len();
-        let effect = boundaries.line(line);
+    for (physical, (start, mark)) in (chunk.first_line..).zip(line_starts(&chunk.lines)) {
+        let (offset, effect) = (mark.end, mark.effect);
         if effect.skipped {
             continue;
         }
@@ -367,6 +363,12 @@ fn csv_records(bytes: &[u8], first_line: u64, mut each: impl FnMut(u64, &CsvReco
     if let Some((record_line, record_start)) = open {
         parse_csv(&bytes[record_start..], |parsed| each(record_line, parsed));
     }
+}
+
+/// Each line's start with its mark.
+fn line_starts(marks: &[LineMark]) -> impl Iterator<Item = (usize, &LineMark)> {
+    let starts = std::iter::once(0).chain(marks.iter().map(|mark| mark.end));
+    starts.zip(marks)
 }
 
 /// Calls `each` with the records `csv-core` reads in `bytes` (one, for a whole record).
@@ -443,14 +445,25 @@ mod tests {
         format: InputFormat,
         header_fields: Option<usize>,
     ) -> Vec<(u64, OwnedContent)> {
-        let chunk = RawChunk {
+        decode_owned(&chunk_of(bytes, first_line, format, header_fields), format)
+    }
+
+    /// `bytes` as a chunk whose first line is `first_line`, its lines marked as the
+    /// cutter marks them.
+    fn chunk_of(
+        bytes: &[u8],
+        first_line: u64,
+        format: InputFormat,
+        header_fields: Option<usize>,
+    ) -> RawChunk {
+        RawChunk {
             bytes: bytes.to_vec(),
             first_line,
             records: 0,
             header_fields,
             fault: None,
-        };
-        decode_owned(&chunk, format)
+            lines: crate::batch::cutter::tests::marks_of(bytes, format),
+        }
     }
 
     fn lines_of(records: &[(u64, OwnedContent)]) -> Vec<(u64, String)> {
@@ -534,8 +547,13 @@ mod tests {
 
     #[test]
     fn header_is_the_first_record_trimmed() {
-        let header = csv_header(b"# c\n\n a ,\"b\nc\" \n", 1);
+        let header = csv_header(&chunk_of(
+            b"# c\n\n a ,\"b\nc\" \n",
+            1,
+            InputFormat::Csv,
+            None,
+        ));
         assert_eq!(header.unwrap(), vec!["a", "b\nc"]);
-        assert!(csv_header(b"# nothing\n", 1).is_none());
+        assert!(csv_header(&chunk_of(b"# nothing\n", 1, InputFormat::Csv, None)).is_none());
     }
 }

@@ -152,7 +152,7 @@ impl InputSpec {
                     let source = io::Error::new(io::ErrorKind::InvalidData, message);
                     return Err(self.input_error(source));
                 }
-                let header = chunk.and_then(|chunk| csv_header(&chunk.bytes, chunk.first_line));
+                let header = chunk.and_then(|chunk| csv_header(&chunk));
                 if let Some(header) = &header {
                     cutter.set_header_fields(header.len());
                 }
