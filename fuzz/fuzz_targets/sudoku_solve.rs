@@ -2,7 +2,8 @@
 //! algorithm under a node budget. Every solution found passes the independent checker,
 //! the algorithms agree on the count when none was stopped, and a parsed grid writes back
 //! to a line that parses to the same grid. The batch job's own record path (lines and CSV
-//! fields) is run on the same text.
+//! fields) is run on the same text, and `fast` on a 9×9 line read as characters is
+//! checked against its grid.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -68,6 +69,7 @@ fuzz_target!(|data: &[u8]| {
             finished.push((algorithm, result));
         }
     }
+    line_route(text, &grid);
     if let Some(((first, a), rest)) = finished.split_first() {
         for (other, b) in rest {
             assert_eq!(a.solutions, b.solutions, "{first} and {other} disagree");
@@ -77,6 +79,33 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// `fast` on a 9×9 line read as characters finds what it finds in the line's grid: the
+/// same counts, the same budget stop, the same first solution.
+fn line_route(text: &str, grid: &Grid) {
+    let Ok(line) = <&[u8; 81]>::try_from(text.as_bytes()) else {
+        return;
+    };
+    let mut solution = [0u8; 81];
+    let mut solver = Solver::new(Algorithm::Fast);
+    let Some(found) = solver.solve_line_within(line, 2, &mut Meter::start(BUDGET), &mut solution)
+    else {
+        return;
+    };
+    let expected = solver.solve_within(grid, 2, &mut Meter::start(BUDGET));
+    assert_eq!(
+        (found.solutions, found.guesses, found.stopped),
+        (expected.solutions, expected.guesses, expected.stopped),
+        "the line and its grid"
+    );
+    if let Some(first) = &expected.first_solution {
+        assert_eq!(
+            &solution[..],
+            first.to_line().as_bytes(),
+            "the first solution"
+        );
+    }
+}
 
 /// The batch job on `text` as a line and as a CSV row's field: a row, or an error that
 /// says why, never a panic.
