@@ -233,41 +233,37 @@ fn csv_fields(
         let message = format!("the row has {found} {fields} but the header has {expected}");
         return decoded.unreadable(line, message);
     }
-    let first_field = decoded.fields.len();
-    if let (Some(_), Some(at)) = (decoded.chunk_text, record.at) {
-        // Split at its commas where it lies in a chunk that is all text: each field is
-        // text where it lies (a comma and a line ending are characters of their own).
-        let ranges = record.field_ranges().map(|r| FieldSpan {
-            in_chunk: true,
-            range: at + r.start..at + r.end,
-        });
-        decoded.fields.extend(ranges);
-        decoded.records.push(Span {
-            line,
-            content: SpanContent::Fields(first_field..decoded.fields.len()),
-        });
-        return;
-    }
-    let base = decoded.text.len();
-    let whole = record
-        .ends
-        .last()
-        .map_or(&[][..], |&end| &record.bytes[..end]);
-    // The record's bytes are checked at once; a field ending inside a character (valid
-    // only joined to the next field) is caught by its end not being a character boundary.
-    let text = std::str::from_utf8(whole)
-        .ok()
-        .filter(|text| record.field_ranges().all(|r| text.is_char_boundary(r.end)));
-    let Some(text) = text else {
-        let bad = record
-            .fields()
-            .position(|f| std::str::from_utf8(f).is_err());
-        let message = format!("field {} is not valid UTF-8", bad.unwrap_or(0) + 1);
-        return decoded.unreadable(line, message);
+    // Split at its commas where it lies in a chunk that is all text, each field is text
+    // where it lies (a comma and a line ending are characters of their own); any other
+    // record's fields are checked and copied into the decoded buffer.
+    let (in_chunk, base) = match (decoded.chunk_text, record.at) {
+        (Some(_), Some(at)) => (true, at),
+        _ => {
+            let whole = record
+                .ends
+                .last()
+                .map_or(&[][..], |&end| &record.bytes[..end]);
+            // The record's bytes are checked at once; a field ending inside a character
+            // (valid only joined to the next field) is caught by its end not being a
+            // character boundary.
+            let text = std::str::from_utf8(whole)
+                .ok()
+                .filter(|text| record.field_ranges().all(|r| text.is_char_boundary(r.end)));
+            let Some(text) = text else {
+                let bad = record
+                    .fields()
+                    .position(|f| std::str::from_utf8(f).is_err());
+                let message = format!("field {} is not valid UTF-8", bad.unwrap_or(0) + 1);
+                return decoded.unreadable(line, message);
+            };
+            let base = decoded.text.len();
+            decoded.text.push_str(text);
+            (false, base)
+        }
     };
-    decoded.text.push_str(text);
+    let first_field = decoded.fields.len();
     let ranges = record.field_ranges().map(|r| FieldSpan {
-        in_chunk: false,
+        in_chunk,
         range: base + r.start..base + r.end,
     });
     decoded.fields.extend(ranges);
