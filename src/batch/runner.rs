@@ -1235,6 +1235,7 @@ fn process_chunk<J: Job>(
     let csv_rows =
         shared.schema.carried.is_empty() && shared.formatter.as_ref().is_some_and(|f| f.is_csv());
     let mut row = Vec::new();
+    let mut last_stamp = clock.start();
     let records = decoded.records(&field_texts);
     let in_shard = records.enumerate().filter(|&(i, _)| {
         let held = shared
@@ -1266,7 +1267,6 @@ fn process_chunk<J: Job>(
             }
             row.extend_from_slice(itoa::Buffer::new().format(record.line).as_bytes());
         }
-        let start = clock.start();
         let outcome = match record.content {
             RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.to_string())),
             _ => {
@@ -1288,7 +1288,7 @@ fn process_chunk<J: Job>(
                 })
             }
         };
-        let nanos = clock.nanos_since(start);
+        let nanos = clock.lap(&mut last_stamp);
         if meter.over() == Some(OverBudget::Interrupted) {
             // Not finished: the record has no row, and a resumed run processes it.
             cut_short = true;
