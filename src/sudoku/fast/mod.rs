@@ -482,21 +482,15 @@ impl State {
 /// The cell values of a solved state's `candidates`, each ORed with `offset` (0 for the
 /// values, `b'0'` for their characters); bytes 81 to 85 are padding.
 ///
-/// Per band, four bit planes of the cell values (a value's bit `k` is set in plane `k`
-/// when the cell holds one of the digits with that bit), spread eight cells at a time
-/// into eight bytes by a table, rather than walking each digit's cells one by one.
+/// Per band, the four [`value_planes`] spread eight cells at a time into eight bytes by a
+/// table, rather than walking each digit's cells one by one. (`x86::solution_bytes` is the
+/// AVX2 twin.)
 fn solution_bytes(candidates: &[u32; 48], offset: u8) -> [u8; 86] {
     // Each band writes 32 bytes from its first cell; the last band's end at byte 86.
     let mut values = [0u8; 86];
     let offsets = u64::from_le_bytes([offset; 8]);
     for band in 0..3 {
-        let cells = |digit: usize| candidates[word_index(band, digit)];
-        let planes = [
-            cells(0) | cells(2) | cells(4) | cells(6) | cells(8),
-            cells(1) | cells(2) | cells(5) | cells(6),
-            cells(3) | cells(4) | cells(5) | cells(6),
-            cells(7) | cells(8),
-        ];
+        let planes = value_planes(candidates, band);
         for chunk in 0..4 {
             let spread = |k: usize| BYTES_OF_BITS[(planes[k] >> (8 * chunk) & 0xFF) as usize];
             let bytes = spread(0) | spread(1) << 1 | spread(2) << 2 | spread(3) << 3 | offsets;
@@ -505,6 +499,19 @@ fn solution_bytes(candidates: &[u32; 48], offset: u8) -> [u8; 86] {
         }
     }
     values
+}
+
+/// The four bit planes of a solved band's cell values: bit `k` of a cell's value is set
+/// in plane `k` when the cell holds one of the digits with that bit.
+#[inline(always)]
+fn value_planes(candidates: &[u32; 48], band: usize) -> [u32; 4] {
+    let cells = |digit: usize| candidates[word_index(band, digit)];
+    [
+        cells(0) | cells(2) | cells(4) | cells(6) | cells(8),
+        cells(1) | cells(2) | cells(5) | cells(6),
+        cells(3) | cells(4) | cells(5) | cells(6),
+        cells(7) | cells(8),
+    ]
 }
 
 /// The index of the word of `digit` (0-based) in `band` (see the module documentation).
@@ -739,7 +746,9 @@ fn solve_line_modern(
         })
     };
     if let Some(candidates) = first {
-        solution.copy_from_slice(&solution_bytes(&candidates, b'0')[..81]);
+        // SAFETY: as above.
+        let bytes = unsafe { x86::solution_bytes(&candidates, b'0') };
+        solution.copy_from_slice(&bytes[..81]);
     }
     Some(LineResult {
         solutions: result.solutions,

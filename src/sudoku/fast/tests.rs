@@ -410,6 +410,31 @@ fn the_avx2_clear_matches_the_portable_one() {
     );
 }
 
+#[cfg(target_arch = "x86_64")]
+#[test]
+#[cfg_attr(cpu_lacks_avx2, ignore = "this CPU lacks AVX2")]
+fn the_avx2_solution_bytes_match_the_portable_ones() {
+    assert!(
+        std::arch::is_x86_feature_detected!("avx2"),
+        "this CPU lacks AVX2"
+    );
+    let mut next = random_words(777);
+    let mut solved = state(SEED2_SOLUTION);
+    solved.propagate::<false, false>().ok().unwrap();
+    let random = (0..1000).map(|_| std::array::from_fn(|_| next() & next()));
+    for candidates in std::iter::once(solved.candidates).chain(random) {
+        for offset in [0, b'0'] {
+            let portable = solution_bytes(&candidates, offset);
+            // SAFETY: the CPU has AVX2, checked above.
+            let vector = unsafe { x86::solution_bytes(&candidates, offset) };
+            assert_eq!(vector[..81], portable[..81], "{candidates:x?}");
+        }
+    }
+    // SAFETY: as above.
+    let line = unsafe { x86::solution_bytes(&solved.candidates, b'0') };
+    assert_eq!(&line[..81], SEED2_SOLUTION.as_bytes());
+}
+
 /// The fields of a state, to compare two.
 #[cfg(target_arch = "x86_64")]
 fn fields(state: Result<State, Contradiction>) -> Option<([u32; 48], [u32; 3], u64, u32)> {

@@ -127,6 +127,43 @@ unsafe fn band_bytes(bytes: &[u8; 81]) -> [__m256i; 3] {
     }
 }
 
+/// [`super::solution_bytes`] with AVX2: per band, each value plane is broadcast, its
+/// bytes spread one to eight lanes, and each lane keeps its own bit as 0 or `1 << k`; the
+/// four planes ORed give 32 values at once, against sixteen table look-ups a band.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn solution_bytes(candidates: &[u32; 48], offset: u8) -> [u8; 86] {
+    let mut values = [0u8; 86];
+    // Lane `j` takes byte `j / 8` of the plane (the shuffle works within each 16-byte half,
+    // and the broadcast put the plane's four bytes in every four), and its bit `j % 8`.
+    let byte_of_lane = _mm256_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, //
+        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+    );
+    let bit_of_lane = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+    for band in 0..3 {
+        let planes = super::value_planes(candidates, band);
+        let mut band_values = _mm256_set1_epi8(offset as i8);
+        for (k, plane) in planes.into_iter().enumerate() {
+            let spread = _mm256_shuffle_epi8(_mm256_set1_epi32(plane as i32), byte_of_lane);
+            let set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit_of_lane), bit_of_lane);
+            let value_bit = _mm256_set1_epi8(1 << k);
+            band_values = _mm256_or_si256(band_values, _mm256_and_si256(set, value_bit));
+        }
+        // SAFETY: the store writes bytes `27 * band` to `27 * band + 31`, at most byte 85
+        // of the 86; it is the unaligned kind. A band's store overwrites the next band's
+        // first five bytes before that band writes them.
+        unsafe {
+            let at = values.as_mut_ptr().add(27 * band) as *mut __m256i;
+            _mm256_storeu_si256(at, band_values);
+        }
+    }
+    values
+}
+
 /// The cell values of a 9×9 line (`1` to `9` for a clue, `0` or `.` for a blank), loaded
 /// as [`clue_state_of`] takes them; `None` if the line holds any other character.
 ///
