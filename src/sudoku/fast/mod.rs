@@ -674,9 +674,13 @@ pub fn solve(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
 fn solve_modern(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
     let state = State::set_up::<true>(grid);
-    grid_result(search(state, limit, meter, |search, state| {
+    let found = search(state, limit, meter, |search, state| {
         search.run_modern(state)
-    }))
+    });
+    // SAFETY: this function is compiled for AVX2.
+    grid_result(found, |candidates| unsafe {
+        x86::solution_bytes(candidates, 0)
+    })
 }
 
 /// [`solve`] compiled for the features of [`Search::run_modern_pext`].
@@ -684,17 +688,22 @@ fn solve_modern(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
 fn solve_modern_pext(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
     let state = State::set_up::<true>(grid);
-    grid_result(search(state, limit, meter, |search, state| {
+    let found = search(state, limit, meter, |search, state| {
         search.run_modern_pext(state)
-    }))
+    });
+    // SAFETY: this function is compiled for AVX2.
+    grid_result(found, |candidates| unsafe {
+        x86::solution_bytes(candidates, 0)
+    })
 }
 
 /// [`solve`] for any CPU.
 fn solve_portable(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
     let state = State::set_up::<false>(grid);
-    grid_result(search(state, limit, meter, |search, state| {
+    let found = search(state, limit, meter, |search, state| {
         search.run_portable(state)
-    }))
+    });
+    grid_result(found, |candidates| solution_bytes(candidates, 0))
 }
 
 /// Counts the solutions of a 9×9 puzzle given as its line, 81 characters `1` to `9` for
@@ -757,11 +766,15 @@ fn solve_line_modern(
     })
 }
 
-/// A search's result with its first solution (as [`search`] gives it) as a grid.
+/// A search's result with its first solution (as [`search`] gives it) as a grid, its
+/// cell values written by `values` ([`solution_bytes`] or its twin).
 #[inline(always)]
-fn grid_result((mut result, first): (SearchResult, Option<[u32; 48]>)) -> SearchResult {
+fn grid_result(
+    (mut result, first): (SearchResult, Option<[u32; 48]>),
+    values: impl Fn(&[u32; 48]) -> [u8; 86],
+) -> SearchResult {
     result.first_solution =
-        first.and_then(|candidates| Grid::from_slice(&solution_bytes(&candidates, 0)[..81]));
+        first.and_then(|candidates| Grid::from_slice(&values(&candidates)[..81]));
     result
 }
 
