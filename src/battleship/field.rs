@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use smallvec::SmallVec;
 use thiserror::Error;
 
 use crate::batch::Excerpt;
@@ -18,8 +19,12 @@ pub const MAX_HEIGHT: usize = 64;
 pub struct Field {
     width: usize,
     height: usize,
-    rows: Vec<u64>,
+    rows: Rows,
 }
+
+/// A field's row masks: in place up to 10 rows, so that reading a classic field allocates
+/// nothing. (With room for 16, moving a field cost more than the allocation saved.)
+pub(super) type Rows = SmallVec<[u64; 10]>;
 
 /// How a field is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -73,7 +78,7 @@ impl Field {
         Ok(Field {
             width,
             height,
-            rows: vec![0; height],
+            rows: smallvec::smallvec![0; height],
         })
     }
 
@@ -83,6 +88,12 @@ impl Field {
         format: FieldFormat,
         size: Option<(usize, usize)>,
     ) -> Result<Self, FieldError> {
+        if format != FieldFormat::Json {
+            let mut rows = Rows::new();
+            if let Some(width) = super::simd_rows::row_masks(text.as_bytes(), &mut rows) {
+                return Self::from_masks(width, rows, size);
+            }
+        }
         let text = text.trim();
         let format = match format {
             FieldFormat::Auto if text.starts_with('[') => FieldFormat::Json,
@@ -123,7 +134,7 @@ impl Field {
                 if text.is_ascii() {
                     return Self::from_ascii_rows(text.as_bytes(), size);
                 }
-                let mut rows = Vec::new();
+                let mut rows = Rows::new();
                 let mut width = None;
                 for (r, row) in text.split_whitespace().enumerate() {
                     let mut mask = 0u64;
@@ -152,7 +163,7 @@ impl Field {
 
     /// Rows separated by whitespace, as the general loop reads them, a byte per cell.
     fn from_ascii_rows(text: &[u8], size: Option<(usize, usize)>) -> Result<Self, FieldError> {
-        let mut rows = Vec::with_capacity(16);
+        let mut rows = Rows::new();
         match well_formed_rows(text, &mut rows) {
             Some(width) => Self::from_masks(width, rows, size),
             None => Self::from_ascii_rows_checked(text, size),
@@ -164,7 +175,7 @@ impl Field {
         text: &[u8],
         size: Option<(usize, usize)>,
     ) -> Result<Self, FieldError> {
-        let mut rows = Vec::with_capacity(16);
+        let mut rows = Rows::new();
         let mut width = None;
         for (r, row) in text
             .split(|&b| is_ascii_space(b))
@@ -199,7 +210,7 @@ impl Field {
 
     fn from_masks(
         width: usize,
-        rows: Vec<u64>,
+        rows: Rows,
         size: Option<(usize, usize)>,
     ) -> Result<Self, FieldError> {
         let height = rows.len();
@@ -220,7 +231,7 @@ impl Field {
 
     fn from_rows(rows: &[Vec<bool>], size: Option<(usize, usize)>) -> Result<Self, FieldError> {
         let width = rows.first().map_or(0, Vec::len);
-        let mut masks = Vec::with_capacity(rows.len());
+        let mut masks = Rows::with_capacity(rows.len());
         for (i, row) in rows.iter().enumerate() {
             if row.len() != width {
                 return Err(FieldError::RaggedRow {
@@ -317,7 +328,7 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), FieldError> {
 }
 
 /// ASCII's whitespace as `char::is_whitespace` sees it (vertical tab included).
-fn is_ascii_space(b: u8) -> bool {
+pub(super) fn is_ascii_space(b: u8) -> bool {
     matches!(b, b'\t'..=b'\r' | b' ')
 }
 
@@ -341,7 +352,7 @@ const NOT_A_CELL: u8 = 2;
 ///
 /// The hot path of validating large files: a table lookup and shift per cell, no branch on
 /// the cell (a `match` per cell compiled to a jump table, mispredicted on random fields).
-fn well_formed_rows(text: &[u8], rows: &mut Vec<u64>) -> Option<usize> {
+pub(super) fn well_formed_rows(text: &[u8], rows: &mut Rows) -> Option<usize> {
     let mut width = None;
     for row in text.split(|&b| is_ascii_space(b)) {
         if row.is_empty() {
@@ -464,7 +475,7 @@ mod tests {
                 text.push(b' ');
             }
             let checked = Field::from_ascii_rows_checked(&text, None);
-            let mut rows = Vec::new();
+            let mut rows = Rows::new();
             if let Some(width) = well_formed_rows(&text, &mut rows) {
                 fast += 1;
                 let field = Field::from_masks(width, rows, None);
@@ -477,7 +488,7 @@ mod tests {
             );
         }
         let wide = [b'1'; 65];
-        assert!(well_formed_rows(&wide, &mut Vec::new()).is_none());
+        assert!(well_formed_rows(&wide, &mut Rows::new()).is_none());
         assert!(fast > 5_000, "only {fast} fields read by the table");
     }
 

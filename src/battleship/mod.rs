@@ -19,6 +19,7 @@
 mod field;
 pub mod generate;
 mod job;
+mod simd_rows;
 mod validate;
 
 pub use field::{cell_name, parse_size, Field, FieldError, FieldFormat, MAX_HEIGHT, MAX_WIDTH};
