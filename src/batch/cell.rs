@@ -47,6 +47,45 @@ impl From<Cell<'_>> for Value {
     }
 }
 
+/// Appends `bytes`, as `extend_from_slice` does, but with no call to `memcpy` for 16 bytes
+/// or fewer: a row's cells are a few bytes each, and the calls (a variable length is
+/// never copied inline) took 7% of a run validating Connect Four games.
+#[inline]
+pub fn push_short(bytes: &[u8], out: &mut Vec<u8>) {
+    let n = bytes.len();
+    if n > 16 {
+        return out.extend_from_slice(bytes);
+    }
+    out.reserve(16);
+    let len = out.len();
+    let (from, to) = (bytes.as_ptr(), out.as_mut_ptr());
+    // SAFETY: `reserve` made room for 16 bytes after `len`, and `n` is at most 16. Each
+    // copy reads within `bytes` (the pairs overlap for lengths between their sizes) and
+    // writes within that room; together they write bytes `len` to `len + n - 1`, which
+    // are then initialised.
+    unsafe {
+        let to = to.add(len);
+        if n >= 8 {
+            std::ptr::copy_nonoverlapping(from, to, 8);
+            std::ptr::copy_nonoverlapping(from.add(n - 8), to.add(n - 8), 8);
+        } else if n >= 4 {
+            std::ptr::copy_nonoverlapping(from, to, 4);
+            std::ptr::copy_nonoverlapping(from.add(n - 4), to.add(n - 4), 4);
+        } else if n > 0 {
+            *to = *from;
+            *to.add(n / 2) = *from.add(n / 2);
+            *to.add(n - 1) = *from.add(n - 1);
+        }
+        out.set_len(len + n);
+    }
+}
+
+/// Appends `n` in decimal.
+#[inline]
+pub fn push_number(n: u64, out: &mut Vec<u8>) {
+    push_short(itoa::Buffer::new().format(n).as_bytes(), out);
+}
+
 /// Appends `text` as one CSV field, as the `csv` crate writes it with its default
 /// settings: quoted (its quotes doubled) only if it holds a delimiter, a quote or a line
 /// ending.
@@ -58,8 +97,7 @@ pub fn push_csv_field(text: &str, out: &mut Vec<u8>) {
         found | matches!(b, b',' | b'"' | b'\n' | b'\r')
     });
     if !special {
-        out.extend_from_slice(bytes);
-        return;
+        return push_short(bytes, out);
     }
     out.push(b'"');
     for part in bytes.split_inclusive(|&b| b == b'"') {
@@ -102,8 +140,7 @@ pub fn push_micros(nanos: u64, out: &mut Vec<u8>) {
         rest > 50
     };
     let tenths = tenths + u64::from(up);
-    let mut buffer = itoa::Buffer::new();
-    out.extend_from_slice(buffer.format(tenths / 10).as_bytes());
+    push_number(tenths / 10, out);
     out.push(b'.');
     out.push(b'0' + (tenths % 10) as u8);
 }
@@ -111,6 +148,26 @@ pub fn push_micros(nanos: u64, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_pushes_append_what_extend_appends() {
+        let text: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for start in [0, 1, 3] {
+            for len in 0..=24 {
+                let mut out = b"row:".to_vec();
+                out.shrink_to_fit();
+                push_short(&text[start..start + len], &mut out);
+                let mut expected = b"row:".to_vec();
+                expected.extend_from_slice(&text[start..start + len]);
+                assert_eq!(out, expected, "{len} bytes from {start}");
+            }
+        }
+        for n in [0, 7, 10, 99_999, u64::MAX] {
+            let mut out = Vec::new();
+            push_number(n, &mut out);
+            assert_eq!(out, n.to_string().as_bytes());
+        }
+    }
 
     #[test]
     fn micros_are_written_as_the_float_would_be() {

@@ -19,7 +19,7 @@ mod runner;
 mod shard;
 mod stats;
 
-pub use cell::{push_csv_field, push_micros, push_one_decimal, Cell};
+pub use cell::{push_csv_field, push_micros, push_number, push_one_decimal, push_short, Cell};
 pub use input::{Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};
 pub use interrupt::Interruption;
 pub use progress::{NoProgress, Progress, TerminalProgress};

@@ -18,9 +18,9 @@ use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
 use super::stats::{keep_if_slow, SlowRecord};
 use super::{
-    push_csv_field, push_micros, BatchError, Cell, CsvRow, Excerpt, InputFormat, InputSpec, Job,
-    JobError, Outcome, Progress, Record, RecordContent, RunStats, Shard, Value, Written,
-    ERROR_STATUS, TIMEOUT_STATUS,
+    push_csv_field, push_micros, push_number, BatchError, Cell, CsvRow, Excerpt, InputFormat,
+    InputSpec, Job, JobError, Outcome, Progress, Record, RecordContent, RunStats, Shard, Value,
+    Written, ERROR_STATUS, TIMEOUT_STATUS,
 };
 use crate::budget::{Budget, Meter, OverBudget};
 
@@ -1265,7 +1265,7 @@ fn process_chunk<J: Job>(
                 push_csv_field(file, &mut row);
                 row.push(b',');
             }
-            row.extend_from_slice(itoa::Buffer::new().format(record.line).as_bytes());
+            push_number(record.line, &mut row);
         }
         let outcome = match record.content {
             RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.to_string())),

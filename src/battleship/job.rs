@@ -3,8 +3,8 @@
 use serde::{Deserialize, Deserializer};
 
 use crate::batch::{
-    push_csv_field, CsvRow, InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled,
-    Value, Written,
+    push_csv_field, push_number, push_short, CsvRow, InputSpec, Job, JobError, Outcome, Record,
+    RecordContent, Recycled, Value, Written,
 };
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Puzzle, PuzzleError};
@@ -227,21 +227,20 @@ impl Job for ValidateJob {
         }
         let status = status_of(&verdict);
         row.push(b',');
-        row.extend_from_slice(status.as_bytes());
+        push_short(status.as_bytes(), row);
         row.push(b',');
-        let mut digits = itoa::Buffer::new();
-        row.extend_from_slice(digits.format(field.width()).as_bytes());
+        push_number(field.width() as u64, row);
         row.push(b'x');
-        row.extend_from_slice(digits.format(field.height()).as_bytes());
+        push_number(field.height() as u64, row);
         row.push(b',');
-        row.extend_from_slice(digits.format(field.ship_cells()).as_bytes());
+        push_number(field.ship_cells() as u64, row);
         row.push(b',');
         if let Some(reason) = &verdict.reason {
             push_csv_field(&reason.describe(&self.fleet), row);
         }
         if let Some(readings) = verdict.readings {
             row.push(b',');
-            row.extend_from_slice(digits.format(readings).as_bytes());
+            push_number(readings, row);
         }
         // The empty error.
         row.push(b',');

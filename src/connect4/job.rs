@@ -3,8 +3,8 @@
 use serde::Deserialize;
 
 use crate::batch::{
-    push_csv_field, CsvRow, InputSpec, Job, JobError, Outcome, Record, RecordContent, Recycled,
-    Value, Written, ERROR_STATUS,
+    push_csv_field, push_number, push_short, CsvRow, InputSpec, Job, JobError, Outcome, Record,
+    RecordContent, Recycled, Value, Written, ERROR_STATUS,
 };
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Puzzle, PuzzleError};
@@ -332,9 +332,9 @@ impl Job for ValidateJob {
         let tally = verdict.winner.map(|w| if w == 1 { "1" } else { "2" });
         let status = verdict.status.name();
         row.push(b',');
-        row.extend_from_slice(status.as_bytes());
+        push_short(status.as_bytes(), row);
         row.push(b',');
-        row.extend_from_slice(tally.unwrap_or("").as_bytes());
+        push_short(tally.unwrap_or("").as_bytes(), row);
         row.push(b',');
         if let Some(name) = verdict
             .winner
@@ -342,14 +342,13 @@ impl Job for ValidateJob {
         {
             push_csv_field(name, row);
         }
-        let mut digits = itoa::Buffer::new();
         row.push(b',');
-        row.extend_from_slice(digits.format(verdict.ply).as_bytes());
+        push_number(verdict.ply as u64, row);
         row.push(b',');
         push_line_cells(&verdict, row);
         if self.after_end == AfterEnd::Ignore {
             row.push(b',');
-            row.extend_from_slice(digits.format(verdict.trailing).as_bytes());
+            push_number(verdict.trailing as u64, row);
         }
         row.push(b',');
         if let Some((_, message)) = &verdict.invalid {
@@ -400,7 +399,7 @@ impl ValidateJob {
 fn push_line_cells(verdict: &Verdict, out: &mut Vec<u8>) {
     for (i, line) in verdict.line_spans().iter().enumerate() {
         if i > 0 {
-            out.extend_from_slice(b"; ");
+            push_short(b"; ", out);
         }
         for (k, (c, r)) in line.cells().enumerate() {
             if k > 0 {

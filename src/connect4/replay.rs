@@ -137,7 +137,7 @@ pub fn cell_name(col: usize, row: usize) -> String {
 /// Appends [`cell_name`]'s bytes (ASCII) to `out`, without a string of its own.
 pub fn push_cell_name(col: usize, row: usize, out: &mut Vec<u8>) {
     out.push(b'A' + col as u8);
-    out.extend_from_slice(itoa::Buffer::new().format(row + 1).as_bytes());
+    crate::batch::push_number(row as u64 + 1, out);
 }
 
 /// Replays `log` on a `width × height` board held in masks of type `M`.

@@ -3,8 +3,8 @@
 use serde::Deserialize;
 
 use crate::batch::{
-    push_csv_field, CsvRow, Excerpt, InputFormat, InputSpec, Job, JobError, Outcome, Record,
-    RecordContent, Recycled, Value, Written,
+    push_csv_field, push_number, push_short, CsvRow, Excerpt, InputFormat, InputSpec, Job,
+    JobError, Outcome, Record, RecordContent, Recycled, Value, Written,
 };
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Answer, Puzzle, PuzzleError};
@@ -428,7 +428,7 @@ impl SolveJob {
             row.extend_from_slice(cell.as_bytes());
         }
         row.push(b',');
-        row.extend_from_slice(digits.format(guesses).as_bytes());
+        push_number(guesses, row);
         row.push(b',');
         let solution_at = row.len();
         push_solution(row);
@@ -444,7 +444,7 @@ impl SolveJob {
                     "mismatch"
                 };
                 row.push(b',');
-                row.extend_from_slice(verdict.as_bytes());
+                push_short(verdict.as_bytes(), row);
                 Some(verdict)
             }
             (true, _, _) => {
