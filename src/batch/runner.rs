@@ -17,7 +17,7 @@ use smallvec::SmallVec;
 use super::clock::RecordClock;
 use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
-use super::stats::{keep_if_slow, SlowRecord};
+use super::stats::{keep_if_slow, LatencyCounts, SlowRecord};
 use super::{
     push_csv_field, push_micros, push_number, BatchError, Cell, CsvRow, Excerpt, InputFormat,
     InputSpec, Job, JobError, Outcome, Progress, Record, RecordContent, RunStats, Shard, Value,
@@ -238,7 +238,7 @@ impl ChunkCounts {
         self.nanos.push(nanos);
     }
 
-    fn add_to(self, stats: &mut RunStats) {
+    fn add_to(self, stats: &mut RunStats, latency: &mut LatencyCounts) {
         stats.records += self.nanos.len() as u64;
         stats.failed += self.failed;
         for (status, count) in self.statuses {
@@ -250,7 +250,7 @@ impl ChunkCounts {
             }
         }
         for nanos in self.nanos {
-            stats.record_latency(nanos);
+            latency.record(nanos);
         }
         for record in self.slowest {
             keep_if_slow(&mut stats.slowest, record);
@@ -638,12 +638,15 @@ impl<'a, J: Job> Pipeline<'a, J> {
             unflushed: true,
             resume: self.options.resume.as_ref(),
             closed: false,
+            latency: LatencyCounts::default(),
         };
         let in_flight = threads.max(1) * self.options.chunks_in_flight_per_thread.max(1);
         let (read_result, write_result) =
             fan_out(&self.pool, &mut reading, &shared, &mut writer, in_flight);
         progress.finish();
         let cut_short = writer.closed;
+        let mut latency = std::mem::take(&mut writer.latency);
+        latency.drain_into(&mut self.stats.latency_ns);
         write_result?;
         read_result?;
         if let Some(resume) = &self.options.resume {
@@ -678,6 +681,8 @@ struct Writer<'a, 's> {
     resume: Option<&'a ResumePoint>,
     /// Whether a chunk cut short by the stop flag was written: nothing more is.
     closed: bool,
+    /// The records' times, added to the statistics' histogram at the end of the run.
+    latency: LatencyCounts,
 }
 
 /// `line 12 of a.txt`, or `line 12`.
@@ -738,7 +743,7 @@ impl Writer<'_, '_> {
 
     fn write_rows(&mut self, done: Processed) -> io::Result<()> {
         self.unflushed = true;
-        done.output.counts.add_to(self.stats);
+        done.output.counts.add_to(self.stats, &mut self.latency);
         match done.output.rows {
             ChunkRows::Formatted(bytes) => {
                 self.sink.write_formatted(&bytes)?;

@@ -117,10 +117,6 @@ impl RunStats {
         }
     }
 
-    pub(crate) fn record_latency(&mut self, nanos: u64) {
-        self.latency_ns.saturating_record(nanos.max(1));
-    }
-
     /// Records per wall-clock second.
     pub fn records_per_second(&self) -> f64 {
         per_second(self.records, self.wall)
@@ -162,6 +158,67 @@ impl RunStats {
     }
 }
 
+/// Per-record times counted in the buckets of [`latency_histogram`], then added to such a
+/// histogram at once. Recording each time in the histogram took about 50 instructions,
+/// 8% of the calling thread's work on easy Sudoku records; a bucket here is a few.
+///
+/// The buckets are the histogram's own (three significant digits from 1 ns: 2,048 exact
+/// values, then 1,024 per power of two), so the histogram ends up with the same counts as
+/// if each time had been recorded in it.
+#[derive(Debug, Default)]
+pub(crate) struct LatencyCounts {
+    counts: Vec<u64>,
+}
+
+/// Times below this are a bucket each.
+const EXACT_BELOW: u64 = 2048;
+/// Buckets per power of two above [`EXACT_BELOW`].
+const PER_OCTAVE: u64 = 1024;
+
+impl LatencyCounts {
+    /// Counts one record of `nanos` (0 counts as 1, as the histogram's lowest value).
+    #[inline]
+    pub(crate) fn record(&mut self, nanos: u64) {
+        let index = bucket_of(nanos.max(1));
+        if index >= self.counts.len() {
+            self.counts.resize(index + 1, 0);
+        }
+        self.counts[index] += 1;
+    }
+
+    /// Adds the counted times to `histogram` and forgets them.
+    pub(crate) fn drain_into(&mut self, histogram: &mut Histogram<u64>) {
+        for (index, &count) in self.counts.iter().enumerate() {
+            if count > 0 {
+                histogram.saturating_record_n(bucket_start(index), count);
+            }
+        }
+        self.counts.clear();
+    }
+}
+
+/// The bucket of a time of at least 1 ns.
+#[inline(always)]
+fn bucket_of(nanos: u64) -> usize {
+    if nanos < EXACT_BELOW {
+        return nanos as usize;
+    }
+    // Keep the 11 highest bits: `shift` is at least 1 here.
+    let shift = 53 - nanos.leading_zeros();
+    let top = nanos >> shift;
+    (EXACT_BELOW + u64::from(shift - 1) * PER_OCTAVE + (top - PER_OCTAVE)) as usize
+}
+
+/// The lowest time of bucket `index`.
+fn bucket_start(index: usize) -> u64 {
+    let index = index as u64;
+    if index < EXACT_BELOW {
+        return index;
+    }
+    let above = index - EXACT_BELOW;
+    (PER_OCTAVE + above % PER_OCTAVE) << (above / PER_OCTAVE + 1)
+}
+
 /// An empty histogram of per-record nanoseconds: three significant digits from 1 ns to an
 /// hour; longer records saturate.
 pub fn latency_histogram() -> Histogram<u64> {
@@ -183,11 +240,55 @@ mod tests {
     use super::*;
 
     #[test]
+    fn counted_times_give_the_histogram_of_each_time_recorded() {
+        let mut state = 12345u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut times: Vec<u64> = (0..5000).collect();
+        times.extend((0..100_000).map(|_| next() >> (next() % 64)));
+        times.extend([
+            u64::MAX,
+            3_600_000_000_000,
+            3_600_000_000_001,
+            2047,
+            2048,
+            4095,
+            4096,
+        ]);
+        let (mut one_by_one, mut at_once) = (latency_histogram(), latency_histogram());
+        let mut counts = LatencyCounts::default();
+        for &nanos in &times {
+            one_by_one.saturating_record(nanos.max(1));
+            counts.record(nanos);
+        }
+        counts.drain_into(&mut at_once);
+        assert_eq!(at_once.len(), times.len() as u64);
+        let buckets = |h: &Histogram<u64>| {
+            h.iter_recorded()
+                .map(|v| (v.value_iterated_to(), v.count_at_value()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(buckets(&at_once), buckets(&one_by_one));
+        assert_eq!(
+            (at_once.min(), at_once.max()),
+            (one_by_one.min(), one_by_one.max())
+        );
+        assert_eq!(at_once.mean(), one_by_one.mean());
+        for index in [0, 1, 2047, 2048, 3071, 3072, 56_319] {
+            assert_eq!(bucket_of(bucket_start(index)), index, "bucket {index}");
+        }
+    }
+
+    #[test]
     fn latency_percentiles_from_known_samples() {
         let mut stats = RunStats::new(&["ok"], &[], 1);
         // 1..=100 microseconds.
         for micros in 1..=100u64 {
-            stats.record_latency(micros * 1000);
+            stats.latency_ns.saturating_record(micros * 1000);
         }
         let latency = stats.latency();
         assert!((latency.mean - 50.5).abs() < 0.1, "{latency:?}");
