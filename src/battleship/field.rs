@@ -328,7 +328,7 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), FieldError> {
 }
 
 /// ASCII's whitespace as `char::is_whitespace` sees it (vertical tab included).
-pub(super) fn is_ascii_space(b: u8) -> bool {
+fn is_ascii_space(b: u8) -> bool {
     matches!(b, b'\t'..=b'\r' | b' ')
 }
 

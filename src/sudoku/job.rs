@@ -422,11 +422,10 @@ impl SolveJob {
         row: &mut Vec<u8>,
     ) -> Result<CsvRow, JobError> {
         let status = status.name();
-        let mut digits = itoa::Buffer::new();
-        for cell in [status, digits.format(solutions)] {
-            row.push(b',');
-            row.extend_from_slice(cell.as_bytes());
-        }
+        row.push(b',');
+        push_short(status.as_bytes(), row);
+        row.push(b',');
+        push_number(solutions, row);
         row.push(b',');
         push_number(guesses, row);
         row.push(b',');
