@@ -5,7 +5,7 @@ Usage: OLD=path NEW=path RATE=path scripts/runner-ratio.py ROUNDS FILE RECORDS [
 
 OLD and NEW are two `puzzlebench` builds, RATE is `sudoku_rate` (`cargo build --release
 --example sudoku_rate`; its puzzles come from FILE too, or from RATE_INPUT). Each round
-runs `sudoku_rate --algo fast` (MIN_CPU=1.5) and then OLD and NEW
+runs `sudoku_rate --algo fast` (MIN_CPU=1.5) and then OLD and NEW, in turn first
 (`sudoku solve -jN ARGS -o /dev/null FILE`), on 1 and then on 2 threads. Prints, per
 series, the median and every round's value: records per second, and each build's rate
 over `sudoku_rate`'s rate of the same round.
@@ -45,11 +45,16 @@ def main():
     sudoku_rate = os.environ["RATE"]
     puzzles = os.environ.get("RATE_INPUT", path)
     series = {}
-    for _ in range(rounds):
+    for round_number in range(rounds):
+        # The builds take turns at going first: on this VM the first of two runs in a
+        # row was measurably faster (an old build against itself, 2026-11-28).
+        order = list(builds.items())
+        if round_number % 2 == 1:
+            order.reverse()
         for threads in (1, 2):
             solver = rate(sudoku_rate, puzzles, threads)
             series.setdefault(f"sudoku_rate j{threads}", []).append(solver / 1e6)
-            for name, binary in builds.items():
+            for name, binary in order:
                 per_second = records / run(binary, threads, extra, path)
                 series.setdefault(f"{name} j{threads} M/s", []).append(per_second / 1e6)
                 series.setdefault(f"{name}/rate j{threads}", []).append(per_second / solver)

@@ -90,6 +90,49 @@ pub fn push_number(n: u64, out: &mut Vec<u8>) {
     push_short(itoa::Buffer::new().format(n).as_bytes(), out);
 }
 
+/// Writes a chunk's line numbers, which mostly count up by one: the next one is the
+/// last one's digits incremented in place, where formatting each anew was a tenth of the
+/// runner's own work per easy record.
+#[derive(Debug, Default)]
+pub(crate) struct LineNumbers {
+    /// The last number written (0 before the first).
+    last: u64,
+    /// Its digits, right-aligned.
+    digits: [u8; 20],
+    /// How many of them.
+    len: usize,
+}
+
+impl LineNumbers {
+    /// Appends `line` in decimal.
+    #[inline]
+    pub(crate) fn push(&mut self, line: u64, out: &mut Vec<u8>) {
+        if line != self.last.wrapping_add(1) || self.last == 0 {
+            let mut buffer = itoa::Buffer::new();
+            let text = buffer.format(line).as_bytes();
+            self.len = text.len();
+            self.digits[20 - self.len..].copy_from_slice(text);
+        } else {
+            let mut at = 20;
+            loop {
+                at -= 1;
+                if self.digits[at] != b'9' {
+                    self.digits[at] += 1;
+                    break;
+                }
+                self.digits[at] = b'0';
+                if at == 20 - self.len {
+                    self.len += 1;
+                    self.digits[at - 1] = b'1';
+                    break;
+                }
+            }
+        }
+        self.last = line;
+        push_short(&self.digits[20 - self.len..], out);
+    }
+}
+
 /// Appends `text` as one CSV field, as the `csv` crate writes it with its default
 /// settings: quoted (its quotes doubled) only if it holds a delimiter, a quote or a line
 /// ending.
@@ -144,6 +187,11 @@ pub fn push_micros(nanos: u64, out: &mut Vec<u8>) {
         rest > 50
     };
     let tenths = tenths + u64::from(up);
+    if tenths < 100 {
+        // Under 10 µs, most records: three bytes in one copy.
+        let text = [b'0' + (tenths / 10) as u8, b'.', b'0' + (tenths % 10) as u8];
+        return push_short(&text, out);
+    }
     push_number(tenths / 10, out);
     out.push(b'.');
     out.push(b'0' + (tenths % 10) as u8);
@@ -152,6 +200,31 @@ pub fn push_micros(nanos: u64, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_numbers_are_written_as_push_number_writes_them() {
+        let mut numbers = LineNumbers::default();
+        let (mut out, mut expected) = (Vec::new(), Vec::new());
+        // Runs of consecutive lines across every carry, with gaps and a step back between.
+        let starts = [1, 7, 95, 990, 99_990, 9_999_990, 42, u64::MAX / 10 - 3, 3];
+        for (run, &start) in starts.iter().enumerate() {
+            for line in start..start + 25 {
+                numbers.push(line, &mut out);
+                push_number(line, &mut expected);
+                out.push(b',');
+                expected.push(b',');
+            }
+            // A gap inside the run.
+            numbers.push(start + 100 + run as u64, &mut out);
+            push_number(start + 100 + run as u64, &mut expected);
+        }
+        numbers.push(u64::MAX, &mut out);
+        push_number(u64::MAX, &mut expected);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(expected).unwrap()
+        );
+    }
 
     #[test]
     fn short_pushes_append_what_extend_appends() {

@@ -14,14 +14,15 @@ use crossbeam_channel::unbounded;
 
 use smallvec::SmallVec;
 
+use super::cell::LineNumbers;
 use super::clock::RecordClock;
 use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
-use super::stats::{keep_if_slow, LatencyCounts, SlowRecord};
+use super::stats::{keep_if_slow, LatencyCounts, SlowRecord, SLOWEST_KEPT};
 use super::{
-    push_csv_field, push_micros, push_number, BatchError, Cell, CsvRow, Excerpt, InputFormat,
-    InputSpec, Job, JobError, Outcome, Progress, Record, RecordContent, RunStats, Shard, Value,
-    Written, ERROR_STATUS, TIMEOUT_STATUS,
+    push_csv_field, push_micros, BatchError, Cell, CsvRow, Excerpt, InputFormat, InputSpec, Job,
+    JobError, Outcome, Progress, Record, RecordContent, RunStats, Shard, Value, Written,
+    ERROR_STATUS, TIMEOUT_STATUS,
 };
 use crate::budget::{Budget, Meter, OverBudget};
 
@@ -177,16 +178,21 @@ struct ChunkCounts {
     nanos: Vec<u64>,
     /// The chunk's slowest records.
     slowest: Vec<SlowRecord>,
+    /// The time of the run's slowest records' last when the chunk was handed out (0
+    /// before they are known): a record no slower cannot be among them, and is not kept
+    /// (keeping each chunk's first 20 records was half of a fast record's counting).
+    slow_floor: u64,
 }
 
 impl ChunkCounts {
-    fn new(tallied: usize, records: usize) -> Self {
+    fn new(tallied: usize, records: usize, slow_floor: u64) -> Self {
         ChunkCounts {
             statuses: Vec::new(),
             failed: 0,
             tallies: vec![Vec::new(); tallied],
             nanos: Vec::with_capacity(records),
             slowest: Vec::new(),
+            slow_floor,
         }
     }
 
@@ -221,15 +227,17 @@ impl ChunkCounts {
     /// Counts a record's status, failure and time.
     fn count_status(&mut self, status: &'static str, failed: bool, at: (usize, u64), nanos: u64) {
         let (file, line) = at;
-        keep_if_slow(
-            &mut self.slowest,
-            SlowRecord {
-                file,
-                line,
-                status,
-                nanos,
-            },
-        );
+        if nanos > self.slow_floor {
+            keep_if_slow(
+                &mut self.slowest,
+                SlowRecord {
+                    file,
+                    line,
+                    status,
+                    nanos,
+                },
+            );
+        }
         match self.statuses.iter_mut().find(|(s, _)| same_text(s, status)) {
             Some((_, count)) => *count += 1,
             None => self.statuses.push((status, 1)),
@@ -295,14 +303,14 @@ type SharedOutput = Arc<Mutex<ChunkOutput>>;
 
 impl ChunkOutput {
     /// No rows yet, as values or (with a formatter) formatted.
-    fn empty(formatted: bool, tallied: usize) -> Self {
+    fn empty(formatted: bool, tallied: usize, slow_floor: u64) -> Self {
         ChunkOutput {
             rows: if formatted {
                 ChunkRows::Formatted(Vec::new())
             } else {
                 ChunkRows::Values(Vec::new())
             },
-            counts: ChunkCounts::new(tallied, 0),
+            counts: ChunkCounts::new(tallied, 0, slow_floor),
             resumed_after: None,
         }
     }
@@ -317,7 +325,7 @@ impl ChunkOutput {
         let formatted = matches!(self.rows, ChunkRows::Formatted(_));
         std::mem::replace(
             self,
-            ChunkOutput::empty(formatted, self.counts.tallies.len()),
+            ChunkOutput::empty(formatted, self.counts.tallies.len(), self.counts.slow_floor),
         )
     }
 }
@@ -694,6 +702,16 @@ fn describe_place(file: Option<&str>, line: u64) -> String {
 }
 
 impl Writer<'_, '_> {
+    /// The time of the run's slowest records' last once there are as many as are kept,
+    /// else 0: a record no slower cannot join them.
+    fn slow_floor(&self) -> u64 {
+        let slowest = &self.stats.slowest;
+        match slowest.last() {
+            Some(last) if slowest.len() == SLOWEST_KEPT => last.nanos,
+            _ => 0,
+        }
+    }
+
     /// Flushes the sink if rows were written since the last flush.
     fn flush(&mut self) -> Result<(), BatchError> {
         if self.unflushed {
@@ -780,8 +798,17 @@ struct InOrder {
 
 impl InOrder {
     /// Notes a chunk handed to a worker, and gives the output its worker fills.
-    fn spawned(&mut self, seq: u64, file: usize, tallied: usize, formatted: bool) -> SharedOutput {
-        let output = Arc::new(Mutex::new(ChunkOutput::empty(formatted, tallied)));
+    fn spawned(
+        &mut self,
+        seq: u64,
+        file: usize,
+        tallied: usize,
+        formatted: bool,
+        slow_floor: u64,
+    ) -> SharedOutput {
+        let output = Arc::new(Mutex::new(ChunkOutput::empty(
+            formatted, tallied, slow_floor,
+        )));
         self.outputs.push_back((seq, file, Arc::clone(&output)));
         self.unwritten += 1;
         output
@@ -889,7 +916,13 @@ fn fan_out<J: Job>(
                         break;
                     }
                 };
-                let output = order.spawned(chunk.seq, chunk.file, shared.tallied.len(), formatted);
+                let output = order.spawned(
+                    chunk.seq,
+                    chunk.file,
+                    shared.tallied.len(),
+                    formatted,
+                    writer.slow_floor(),
+                );
                 // Dropping the rest of a faulty record may read for long (an endless line
                 // runs until Ctrl-C): its error row and every row before it go out first.
                 let faulty = chunk.raw.fault.is_some();
@@ -1246,6 +1279,7 @@ fn process_chunk<J: Job>(
     let csv_rows =
         shared.schema.carried.is_empty() && shared.formatter.as_ref().is_some_and(|f| f.is_csv());
     let mut row = Vec::new();
+    let mut line_numbers = LineNumbers::default();
     let mut last_stamp = clock.start();
     let records = decoded.records(&field_texts);
     let in_shard = records.enumerate().filter(|&(i, _)| {
@@ -1276,7 +1310,7 @@ fn process_chunk<J: Job>(
                 push_csv_field(file, &mut row);
                 row.push(b',');
             }
-            push_number(record.line, &mut row);
+            line_numbers.push(record.line, &mut row);
         }
         let outcome = match record.content {
             RecordContent::Unreadable(message) => Err(JobError::Unreadable(message.to_string())),
@@ -1546,6 +1580,45 @@ mod tests {
         assert_eq!(balanced_chunk_size(10_000, 2, 2_700), 2_500);
         // Before any record's time is known.
         assert_eq!(balanced_chunk_size(100, 2, 0), 25);
+    }
+
+    #[test]
+    fn chunks_counted_above_the_slow_floor_keep_the_same_slowest_records() {
+        // 40,000 records' times (a few ties among them) in chunks of 80, counted with no
+        // floor and with the floor of the run so far when each chunk is handed out.
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % 5_000 + u64::from(seed % 97 == 0) * (seed >> 40)
+        };
+        let times: Vec<u64> = (0..40_000).map(|_| next()).collect();
+        let run = |with_floor: bool| {
+            let mut stats = RunStats::new(&["solved"], &[], 1);
+            let mut latency = LatencyCounts::default();
+            for (c, chunk) in times.chunks(80).enumerate() {
+                let floor = match stats.slowest.last() {
+                    Some(last) if with_floor && stats.slowest.len() == SLOWEST_KEPT => last.nanos,
+                    _ => 0,
+                };
+                let mut counts = ChunkCounts::new(0, chunk.len(), floor);
+                for (i, &nanos) in chunk.iter().enumerate() {
+                    let line = (c * 80 + i + 1) as u64;
+                    counts.count_status("solved", false, (0, line), nanos);
+                }
+                counts.add_to(&mut stats, &mut latency);
+            }
+            stats
+        };
+        let (plain, floored) = (run(false), run(true));
+        assert_eq!(plain.slowest.len(), SLOWEST_KEPT);
+        assert_eq!(floored.slowest, plain.slowest);
+        assert_eq!(floored.records, 40_000);
+        let mut expected = times.clone();
+        expected.sort_unstable_by(|a, b| b.cmp(a));
+        let kept: Vec<u64> = plain.slowest.iter().map(|r| r.nanos).collect();
+        assert_eq!(kept, expected[..SLOWEST_KEPT]);
     }
 
     #[test]
