@@ -28,6 +28,8 @@ mod board;
 mod deductions;
 mod planes;
 mod planes25;
+#[cfg(target_arch = "x86_64")]
+mod planes_x86;
 mod search;
 mod shape;
 

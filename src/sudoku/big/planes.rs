@@ -185,6 +185,128 @@ impl Planes {
     }
 }
 
+/// The open cells of a digit's plane `p` that are its only place in their row, column or
+/// box; `Err` if a unit has no place for it. Each unit is read in every band at once:
+/// with AVX2 (`super::planes_x86`), the four bands as one vector.
+#[inline(always)]
+fn hidden_single_cells(p: &[u64; 4], placed: &[u64; 4]) -> Result<[u64; 4], Contradiction> {
+    #[cfg(target_arch = "x86_64")]
+    if super::planes_x86::has_avx2() {
+        // SAFETY: the CPU has AVX2, checked just above.
+        if let Some(singles) = unsafe { super::planes_x86::hidden_single_cells(p, placed) } {
+            return Ok(singles);
+        }
+        // A unit without a place: the portable scan below names it.
+    }
+    hidden_single_cells_portable(p, placed)
+}
+
+/// [`hidden_single_cells`] on any CPU, band by band.
+#[inline(always)]
+fn hidden_single_cells_portable(
+    p: &[u64; 4],
+    placed: &[u64; 4],
+) -> Result<[u64; 4], Contradiction> {
+    let mut singles = [0u64; 4];
+    // Columns: the bands folded, then the rows of the fold.
+    let (mut once, mut twice) = (p[0], 0);
+    for &word in &p[1..] {
+        twice |= once & word;
+        once |= word;
+    }
+    let (once, twice) = fold_rows(once, twice);
+    if once != ROW {
+        let col = (!once & ROW).trailing_zeros() as u128;
+        return Err(Contradiction(1 << (SIDE as u128 + col)));
+    }
+    let columns = (once & !twice) * COLUMN;
+    for w in 0..4 {
+        let word = p[w];
+        // Rows.
+        let held = rows_held(word);
+        if held != COLUMN {
+            let k = (!held & COLUMN).trailing_zeros() / 16;
+            return Err(Contradiction(1 << (4 * w as u32 + k)));
+        }
+        // Branch-free, where a test per row cost a tenth of the scan.
+        let rows = one_per_group(word, rows_held) * ROW;
+        // Boxes: the band's rows folded, then each box's four columns.
+        let (o, t) = fold_rows(word, 0);
+        let (o1, o2) = (o & 0x5555, (o >> 1) & 0x5555);
+        let t = ((t | t >> 1) & 0x5555) | (o1 & o2);
+        let o = o1 | o2;
+        let t = (t | t >> 2 | (o & o >> 2)) & 0x1111;
+        let o = (o | o >> 2) & 0x1111;
+        if o != 0x1111 {
+            let b = (!o & 0x1111).trailing_zeros() as usize / 4;
+            return Err(Contradiction(1 << (2 * SIDE + 4 * w + b)));
+        }
+        let boxes = ((o & !t) * 0xF) * COLUMN;
+        singles[w] = word & (rows | columns | boxes) & !placed[w];
+    }
+    Ok(singles)
+}
+
+/// The candidates locked candidates take out of a digit's plane `p` (pointing and
+/// claiming, in rows, columns and boxes).
+#[inline(always)]
+fn locked_clear(p: &[u64; 4]) -> [u64; 4] {
+    // Branch-free, all rows and boxes of a band at once (each test of a row or
+    // a box was an unpredictable branch).
+    let mut clear = [0u64; 4];
+    // Per band, the columns that have the digit somewhere in the band, and those
+    // that are the only such column of their box.
+    let (mut columns, mut pointing) = ([0u64; 4], [0u64; 4]);
+    for w in 0..4 {
+        let x = p[w];
+        // Bit 16k + 4b set when row k of the band has the digit in box b.
+        let n = x | x >> 1;
+        let n = (n | n >> 2) & SEGMENTS;
+        // Claiming: a row whose places lie in one box clears that box's other
+        // rows (row k: the boxes claimed by the other rows).
+        let claimed = (n & (one_per_group(n, rows_held) * ROW)) * 0xF;
+        let (by_any, by_two) = fold_rows(claimed, 0);
+        clear[w] |= ((by_any * COLUMN) & !claimed) | (by_two * COLUMN);
+        // Pointing: a box whose places lie in one row clears the rest of that row
+        // (all of it when two boxes point at it).
+        let (o, t) = fold_rows(n, 0);
+        let pointed = n & ((o & !t) * COLUMN);
+        let rows = rows_held(pointed);
+        let twice = rows & !one_per_group(pointed, rows_held);
+        clear[w] |= (rows * ROW) & !((pointed * 0xF) & !(twice * ROW));
+        let c = x | x >> 32;
+        let c = (c | c >> 16) & ROW;
+        columns[w] = c;
+        pointing[w] = c & (one_per_group(c, nibbles_held) * 0xF);
+    }
+    // Pointing: a box whose places lie in one column clears it in the other
+    // bands (band w: the columns pointed at from the other bands).
+    let (mut once, mut twice) = (0, 0);
+    for &c in &pointing {
+        twice |= once & c;
+        once |= c;
+    }
+    for (w, &c) in pointing.iter().enumerate() {
+        clear[w] |= ((once & !c) | twice) * COLUMN;
+    }
+    // Claiming: a column whose places lie in one band, hence in one box, clears
+    // the box's other columns (all of them when two columns of a box do so).
+    let (mut once, mut twice) = (0, 0);
+    for &c in &columns {
+        twice |= once & c;
+        once |= c;
+    }
+    let only = once & !twice;
+    for (w, &c) in columns.iter().enumerate() {
+        let own = c & only;
+        let boxes = nibbles_held(own);
+        let shared = boxes & !one_per_group(own, nibbles_held);
+        let keep = own & !(shared * 0xF);
+        clear[w] |= ((boxes * 0xF) & !keep) * COLUMN;
+    }
+    clear
+}
+
 impl Deductions for Planes {
     #[inline(always)]
     fn solved(&self) -> bool {
@@ -252,44 +374,7 @@ impl Deductions for Planes {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let p = self.planes[d];
-            let mut singles = [0u64; 4];
-            // Columns: the bands folded, then the rows of the fold.
-            let (mut once, mut twice) = (p[0], 0);
-            for &word in &p[1..] {
-                twice |= once & word;
-                once |= word;
-            }
-            let (once, twice) = fold_rows(once, twice);
-            if once != ROW {
-                let col = (!once & ROW).trailing_zeros() as u128;
-                return Err(Contradiction(1 << (SIDE as u128 + col)));
-            }
-            let columns = (once & !twice) * COLUMN;
-            for w in 0..4 {
-                let word = p[w];
-                // Rows.
-                let held = rows_held(word);
-                if held != COLUMN {
-                    let k = (!held & COLUMN).trailing_zeros() / 16;
-                    return Err(Contradiction(1 << (4 * w as u32 + k)));
-                }
-                // Branch-free, where a test per row cost a tenth of the scan.
-                let rows = one_per_group(word, rows_held) * ROW;
-                // Boxes: the band's rows folded, then each box's four columns.
-                let (o, t) = fold_rows(word, 0);
-                let (o1, o2) = (o & 0x5555, (o >> 1) & 0x5555);
-                let t = ((t | t >> 1) & 0x5555) | (o1 & o2);
-                let o = o1 | o2;
-                let t = (t | t >> 2 | (o & o >> 2)) & 0x1111;
-                let o = (o | o >> 2) & 0x1111;
-                if o != 0x1111 {
-                    let b = (!o & 0x1111).trailing_zeros() as usize / 4;
-                    return Err(Contradiction(1 << (2 * SIDE + 4 * w + b)));
-                }
-                let boxes = ((o & !t) * 0xF) * COLUMN;
-                singles[w] = word & (rows | columns | boxes) & !self.placed[w];
-            }
+            let singles = hidden_single_cells(&self.planes[d], &self.placed)?;
             for (w, mut cells) in singles.into_iter().enumerate() {
                 found |= cells != 0;
                 while cells != 0 {
@@ -313,59 +398,7 @@ impl Deductions for Planes {
             digits &= digits - 1;
             let plane = &mut self.planes[d];
             let p = *plane;
-            // Branch-free, all rows and boxes of a band at once (each test of a row or
-            // a box was an unpredictable branch).
-            let mut clear = [0u64; 4];
-            // Per band, the columns that have the digit somewhere in the band, and those
-            // that are the only such column of their box.
-            let (mut columns, mut pointing) = ([0u64; 4], [0u64; 4]);
-            for w in 0..4 {
-                let x = p[w];
-                // Bit 16k + 4b set when row k of the band has the digit in box b.
-                let n = x | x >> 1;
-                let n = (n | n >> 2) & SEGMENTS;
-                // Claiming: a row whose places lie in one box clears that box's other
-                // rows (row k: the boxes claimed by the other rows).
-                let claimed = (n & (one_per_group(n, rows_held) * ROW)) * 0xF;
-                let (by_any, by_two) = fold_rows(claimed, 0);
-                clear[w] |= ((by_any * COLUMN) & !claimed) | (by_two * COLUMN);
-                // Pointing: a box whose places lie in one row clears the rest of that row
-                // (all of it when two boxes point at it).
-                let (o, t) = fold_rows(n, 0);
-                let pointed = n & ((o & !t) * COLUMN);
-                let rows = rows_held(pointed);
-                let twice = rows & !one_per_group(pointed, rows_held);
-                clear[w] |= (rows * ROW) & !((pointed * 0xF) & !(twice * ROW));
-                let c = x | x >> 32;
-                let c = (c | c >> 16) & ROW;
-                columns[w] = c;
-                pointing[w] = c & (one_per_group(c, nibbles_held) * 0xF);
-            }
-            // Pointing: a box whose places lie in one column clears it in the other
-            // bands (band w: the columns pointed at from the other bands).
-            let (mut once, mut twice) = (0, 0);
-            for &c in &pointing {
-                twice |= once & c;
-                once |= c;
-            }
-            for (w, &c) in pointing.iter().enumerate() {
-                clear[w] |= ((once & !c) | twice) * COLUMN;
-            }
-            // Claiming: a column whose places lie in one band, hence in one box, clears
-            // the box's other columns (all of them when two columns of a box do so).
-            let (mut once, mut twice) = (0, 0);
-            for &c in &columns {
-                twice |= once & c;
-                once |= c;
-            }
-            let only = once & !twice;
-            for (w, &c) in columns.iter().enumerate() {
-                let own = c & only;
-                let boxes = nibbles_held(own);
-                let shared = boxes & !one_per_group(own, nibbles_held);
-                let keep = own & !(shared * 0xF);
-                clear[w] |= ((boxes * 0xF) & !keep) * COLUMN;
-            }
+            let clear = locked_clear(&p);
             let mut cleared = false;
             for w in 0..4 {
                 let lost = p[w] & clear[w];
@@ -566,7 +599,59 @@ impl Node for Planes {
 
 #[cfg(test)]
 mod tests {
-    use super::{nonzero_bytes, PEERS};
+    use super::{hidden_single_cells_portable, nonzero_bytes, PEERS};
+
+    /// The AVX2 scan for hidden singles finds what the portable one finds, on planes of
+    /// every density, with some units emptied.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn hidden_singles_with_avx2_match_the_portable_scan() {
+        if !crate::sudoku::big::planes_x86::has_avx2() {
+            return;
+        }
+        let mut seed = 5u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed ^ seed >> 29
+        };
+        let (mut found, mut empty) = (0, 0);
+        for round in 0..200_000 {
+            // Sparse planes (a few places per unit, as late in a search) to dense ones.
+            let keep = round % 6;
+            let mut plane = [0u64; 4];
+            for word in &mut plane {
+                *word = (0..keep).fold(u64::MAX, |bits, _| bits & next());
+            }
+            let placed = [
+                next() & next(),
+                next() & next(),
+                next() & next(),
+                next() & next(),
+            ];
+            let portable = hidden_single_cells_portable(&plane, &placed);
+            // SAFETY: the CPU has AVX2, checked above.
+            let avx2 =
+                unsafe { crate::sudoku::big::planes_x86::hidden_single_cells(&plane, &placed) };
+            match (&portable, avx2) {
+                (Ok(cells), Some(vector)) => {
+                    assert_eq!(*cells, vector, "plane {plane:x?} placed {placed:x?}");
+                    found += u32::from(cells.iter().any(|&c| c != 0));
+                }
+                (Err(_), None) => empty += 1,
+                _ => panic!(
+                    "plane {plane:x?}: portable {:?}, AVX2 {avx2:x?}",
+                    portable.is_ok()
+                ),
+            }
+        }
+        // Both outcomes, and singles found, are exercised.
+        assert!(
+            found > 10_000 && empty > 10_000,
+            "{found} with singles, {empty} empty"
+        );
+    }
 
     #[test]
     fn nonzero_bytes_marks_every_nonzero_byte() {
