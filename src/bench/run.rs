@@ -10,7 +10,7 @@ use crate::puzzle::Answer;
 use super::error::BenchError;
 use super::format::{median, thousands, threads_text};
 use super::measure::{
-    input_spec, measure, measure_external, record_texts, Effort, Measurement, Timing,
+    input_spec, measure_external, measure_in_turns, record_texts, Effort, Measurement, Timing,
 };
 use super::suite::{Plan, PlannedDataset};
 
@@ -154,7 +154,8 @@ pub struct Disagreement {
 /// What a running benchmark reports as it goes.
 #[derive(Debug)]
 pub enum Event<'a> {
-    /// A measurement starts: `index` of `total` (1-based).
+    /// A measurement starts (an external program's), or its results are about to follow
+    /// (an algorithm's, measured in turns with the others): `index` of `total` (1-based).
     Started {
         /// Its number.
         index: usize,
@@ -166,6 +167,16 @@ pub enum Event<'a> {
         algorithm: &'a str,
         /// The thread count (`None` for an external program).
         threads: Option<usize>,
+    },
+    /// A dataset's algorithms are measured in turns with this thread count; each one's
+    /// `Started` and `Finished` follow once they all are done.
+    InTurns {
+        /// The dataset.
+        dataset: &'a str,
+        /// The algorithms.
+        algorithms: &'a [&'a str],
+        /// The thread count.
+        threads: usize,
     },
     /// A measurement is done.
     Finished(&'a RunResult),
@@ -195,6 +206,16 @@ impl std::fmt::Display for Event<'_> {
                 failure: Some(failure),
                 ..
             }) => write!(f, "FAILED: {failure}"),
+            Event::InTurns {
+                dataset,
+                algorithms,
+                threads,
+            } => write!(
+                f,
+                "{dataset} · {} in turns · {} …",
+                algorithms.join(", "),
+                threads_text(Some(*threads))
+            ),
             Event::Generating(path) => write!(f, "generating {} … ", path.display()),
             Event::Generated(seconds) => write!(f, "done in {seconds:.1} s"),
             Event::Finished(result) => {
@@ -269,8 +290,19 @@ pub fn run_plan(
             }
         };
         let reference = &mut references[slot].1;
-        for algorithm in &dataset.algorithms {
-            for &threads in &plan.threads {
+        // Per thread count, the algorithms take turns (`measure_in_turns`); the results
+        // keep the suite's order, algorithm by algorithm.
+        let algorithms: Vec<&str> = dataset.algorithms.iter().map(String::as_str).collect();
+        let mut measured = Vec::new();
+        for (t, &threads) in plan.threads.iter().enumerate() {
+            on_event(Event::InTurns {
+                dataset: &dataset.name,
+                algorithms: &algorithms,
+                threads,
+            });
+            let measurements = measure_in_turns(dataset, &algorithms, threads, &timing)?;
+            for (a, (algorithm, mut measurement)) in algorithms.iter().zip(measurements).enumerate()
+            {
                 index += 1;
                 on_event(Event::Started {
                     index,
@@ -279,14 +311,15 @@ pub fn run_plan(
                     algorithm,
                     threads: Some(threads),
                 });
-                let mut measurement = measure(dataset, algorithm, threads, &timing)?;
                 let answers = std::mem::take(&mut measurement.answers);
                 let mut result = builtin_result(dataset, algorithm, threads, measurement);
                 reference.check(format!("{algorithm} ×{threads}"), answers, &mut result);
                 on_event(Event::Finished(&result));
-                results.push(result);
+                measured.push(((a, t), result));
             }
         }
+        measured.sort_by_key(|(order, _)| *order);
+        results.extend(measured.into_iter().map(|(_, result)| result));
         if externals_on(dataset).is_empty() {
             continue;
         }

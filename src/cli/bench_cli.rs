@@ -64,7 +64,9 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let mut on_event = |event: Event<'_>| match event {
         _ if quiet => {}
         Event::Started { .. } | Event::Generating(_) => say(&event.to_string()),
-        Event::Finished(_) | Event::Generated(_) => say(&format!("{event}\n")),
+        Event::Finished(_) | Event::Generated(_) | Event::InTurns { .. } => {
+            say(&format!("{event}\n"))
+        }
     };
     let results = bench::run_plan(&plan, &args.externals.timed(), &mut on_event)?;
     let summary = BenchSummary::new(&plan.name, &results);
