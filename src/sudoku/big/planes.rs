@@ -106,6 +106,15 @@ fn one_per_group(word: u64, held: fn(u64) -> u64) -> u64 {
     nonempty & !held(word & word.wrapping_sub(nonempty))
 }
 
+/// Folds four words (a plane's bands, or a value per band) into the bits set in at least
+/// one and in at least two of them.
+#[inline(always)]
+fn fold_bands(words: &[u64; 4]) -> (u64, u64) {
+    words.iter().fold((0, 0), |(once, twice), &word| {
+        (once | word, twice | (once & word))
+    })
+}
+
 /// Folds four 16-bit values (the rows of a band, or the columns' folds of the bands)
 /// into the bits seen at least once and at least twice.
 #[inline(always)]
@@ -209,11 +218,7 @@ fn hidden_single_cells_portable(
 ) -> Result<[u64; 4], Contradiction> {
     let mut singles = [0u64; 4];
     // Columns: the bands folded, then the rows of the fold.
-    let (mut once, mut twice) = (p[0], 0);
-    for &word in &p[1..] {
-        twice |= once & word;
-        once |= word;
-    }
+    let (once, twice) = fold_bands(p);
     let (once, twice) = fold_rows(once, twice);
     if once != ROW {
         let col = (!once & ROW).trailing_zeros() as u128;
@@ -281,21 +286,13 @@ fn locked_clear(p: &[u64; 4]) -> [u64; 4] {
     }
     // Pointing: a box whose places lie in one column clears it in the other
     // bands (band w: the columns pointed at from the other bands).
-    let (mut once, mut twice) = (0, 0);
-    for &c in &pointing {
-        twice |= once & c;
-        once |= c;
-    }
+    let (once, twice) = fold_bands(&pointing);
     for (w, &c) in pointing.iter().enumerate() {
         clear[w] |= ((once & !c) | twice) * COLUMN;
     }
     // Claiming: a column whose places lie in one band, hence in one box, clears
     // the box's other columns (all of them when two columns of a box do so).
-    let (mut once, mut twice) = (0, 0);
-    for &c in &columns {
-        twice |= once & c;
-        once |= c;
-    }
+    let (once, twice) = fold_bands(&columns);
     let only = once & !twice;
     for (w, &c) in columns.iter().enumerate() {
         let own = c & only;
@@ -467,11 +464,7 @@ impl Node for Planes {
         for d in 0..SIDE {
             let p = clues[d];
             // Columns: the bands folded, then the rows of the fold.
-            let (mut once, mut twice) = (p[0], 0);
-            for &word in &p[1..] {
-                twice |= once & word;
-                once |= word;
-            }
+            let (once, twice) = fold_bands(&p);
             let (once, twice) = fold_rows(once, twice);
             let columns = once * COLUMN;
             // Distinct rows and boxes holding the digit: as many as its clues, or two
