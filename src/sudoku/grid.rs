@@ -121,7 +121,7 @@ pub fn digit_char(d: u8) -> char {
 /// Branch-free selects rather than a table, so that a line's loop compiles to vector
 /// compares: the table's lookup per byte was two fifths of a 16×16 line's parsing.
 #[inline(always)]
-fn cell_value(b: u8) -> u8 {
+pub(super) fn cell_value(b: u8) -> u8 {
     let digit = b.wrapping_sub(b'0');
     // `b | 0x20` folds `A`-`Z` onto `a`-`z` and nothing else onto them.
     let letter = (b | 0x20).wrapping_sub(b'a');
@@ -140,7 +140,7 @@ fn cell_value(b: u8) -> u8 {
 /// byte; past 35 (no grid holds such a value), `Z`, so that every byte is ASCII.
 /// Branch-free selects, as [`cell_value`].
 #[inline(always)]
-fn digit_byte(v: u8) -> u8 {
+pub(super) fn digit_byte(v: u8) -> u8 {
     let v = v.min(35);
     if v == 0 {
         b'.'

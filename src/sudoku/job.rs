@@ -318,21 +318,10 @@ impl Job for SolveJob {
         let text = self.puzzle_text(layout, record)?;
         let mut line = [0u8; 81];
         if let Some(found) = self.solve_line(worker, text, meter, &mut line) {
-            if found.solutions == 0 || found.stopped.is_some() {
-                let result = SearchResult {
-                    solutions: found.solutions,
-                    first_solution: None,
-                    guesses: found.guesses,
-                    stopped: found.stopped,
-                };
-                let grid = self.grid(layout, text)?;
-                return self
-                    .outcome(worker, layout, record, &grid, result)
-                    .map(CsvRow::Outcome);
-            }
-            let counts = (found.status(), found.solutions, found.guesses);
-            let push_line = |row: &mut Vec<u8>| row.extend_from_slice(&line);
-            return self.write_row(layout, record, counts, push_line, row);
+            return self.line_row(worker, layout, record, text, found, &line, row);
+        }
+        if let Some(done) = self.solve_big_line(worker, layout, record, text, meter, row) {
+            return done;
         }
         let (grid, result) = self.solve(worker, layout, text, meter)?;
         let (Some(solution), None) = (&result.first_solution, result.stopped) else {
@@ -384,23 +373,78 @@ impl SolveJob {
         Ok((grid, result))
     }
 
-    /// What the solver found in the puzzle `text` read as a plain 9×9 line, its first
-    /// solution's line written into `solution`; `None` where only a grid can be solved
-    /// (see [`Solver::solve_line_within`]).
-    fn solve_line(
+    /// What the solver found in the puzzle `text` read as a line of `N` characters, its
+    /// first solution's line written into `solution`; `None` where only a grid can be
+    /// solved (see [`Solver::solve_line_within`]) or the line is not of the job's size.
+    fn solve_line<const N: usize>(
         &self,
         worker: &mut SolveWorker,
         text: &str,
         meter: &mut Meter,
-        solution: &mut [u8; 81],
+        solution: &mut [u8; N],
     ) -> Option<LineResult> {
-        if self.side.is_some_and(|side| side != 9) {
+        if self.side.is_some_and(|side| side * side != N) {
             return None;
         }
         let line = text.as_bytes().trim_ascii_end().try_into().ok()?;
         worker
             .solver
             .solve_line_within(line, self.limit, meter, solution)
+    }
+
+    /// The row of a 16×16 or 25×25 puzzle `text` solved as a line; `None` where only a
+    /// grid can be solved. Kept out of line so that the 9×9 path, most records, compiles
+    /// as it would without it: inlined, it cost that path 30 to 60 instructions a record
+    /// (callgrind, 200,000 Kaggle lines and CSV rows).
+    #[inline(never)]
+    fn solve_big_line(
+        &self,
+        worker: &mut SolveWorker,
+        layout: &SolveLayout,
+        record: &Record<'_>,
+        text: &str,
+        meter: &mut Meter,
+        row: &mut Vec<u8>,
+    ) -> Option<Result<CsvRow, JobError>> {
+        let mut line = [0u8; 256];
+        if let Some(found) = self.solve_line(worker, text, meter, &mut line) {
+            return Some(self.line_row(worker, layout, record, text, found, &line, row));
+        }
+        let mut line = [0u8; 625];
+        let found = self.solve_line(worker, text, meter, &mut line)?;
+        Some(self.line_row(worker, layout, record, text, found, &line, row))
+    }
+
+    /// The row of the puzzle `text` solved as a line: written here when a first solution
+    /// was found (its line is `solution`) and the search was not stopped, else the
+    /// runner's, from the outcome.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn line_row(
+        &self,
+        worker: &mut SolveWorker,
+        layout: &SolveLayout,
+        record: &Record<'_>,
+        text: &str,
+        found: LineResult,
+        solution: &[u8],
+        row: &mut Vec<u8>,
+    ) -> Result<CsvRow, JobError> {
+        if found.solutions == 0 || found.stopped.is_some() {
+            let result = SearchResult {
+                solutions: found.solutions,
+                first_solution: None,
+                guesses: found.guesses,
+                stopped: found.stopped,
+            };
+            let grid = self.grid(layout, text)?;
+            return self
+                .outcome(worker, layout, record, &grid, result)
+                .map(CsvRow::Outcome);
+        }
+        let counts = (found.status(), found.solutions, found.guesses);
+        let push_line = |row: &mut Vec<u8>| row.extend_from_slice(solution);
+        self.write_row(layout, record, counts, push_line, row)
     }
 
     /// The puzzle `text` as a grid, or why it is not one.
@@ -412,7 +456,10 @@ impl SolveJob {
     }
 
     /// Writes the row of a puzzle solved as `counts` say (status, solutions, guesses),
-    /// whose first solution's line `push_solution` writes, from `status` on.
+    /// whose first solution's line `push_solution` writes, from `status` on. Always
+    /// inlined: with the 16×16 and 25×25 lines as callers too, the compiler called it,
+    /// which cost the 9×9 path about 30 instructions a record.
+    #[inline(always)]
     fn write_row(
         &self,
         layout: &SolveLayout,

@@ -197,20 +197,27 @@ impl Solver {
         self.solve_within(grid, limit, &mut Meter::unlimited())
     }
 
-    /// [`solve_within`](Self::solve_within) of a 9×9 puzzle given as its line, 81
-    /// characters `1` to `9` for the clues and `0` or `.` for the blanks, writing the first
+    /// [`solve_within`](Self::solve_within) of a puzzle given as its line of `N`
+    /// characters (81 for a 9×9 grid, 256 for 16×16, 625 for 25×25: the clues as
+    /// [`Grid::from_line`] reads them, `0` or `.` for the blanks), writing the first
     /// solution's line into `solution`. `None`, with nothing searched, where only a
     /// [`Grid`] can be solved: with an algorithm other than `fast`, on CPUs without the
-    /// features of its modern build, or when the line holds another character.
-    pub fn solve_line_within(
+    /// features of the 9×9 solver's modern build, for another length, or when the line
+    /// holds a character that is not a digit of its size.
+    pub fn solve_line_within<const N: usize>(
         &mut self,
-        line: &[u8; 81],
+        line: &[u8; N],
         limit: u64,
         meter: &mut Meter,
-        solution: &mut [u8; 81],
+        solution: &mut [u8; N],
     ) -> Option<LineResult> {
         match self.algorithm {
-            Algorithm::Fast => fast::solve_line(line, limit, meter, solution),
+            Algorithm::Fast if N == 81 => {
+                let line = line.as_slice().try_into().ok()?;
+                let solution = solution.as_mut_slice().try_into().ok()?;
+                fast::solve_line(line, limit, meter, solution)
+            }
+            Algorithm::Fast => self.big.solve_line(line, limit, meter, solution),
             Algorithm::Backtrack | Algorithm::Dlx => None,
         }
     }

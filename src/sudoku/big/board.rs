@@ -5,7 +5,6 @@ use std::marker::PhantomData;
 
 use super::search::Node;
 use super::shape::Shape;
-use crate::sudoku::Grid;
 
 /// Set in a cell's mask once its digit has been placed (removed from its peers); the
 /// digits themselves use the low bits.
@@ -38,14 +37,14 @@ pub(super) struct Board<S: Shape> {
 pub(super) type Queue = Vec<u16>;
 
 impl<S: Shape> Board<S> {
-    /// The board of `grid`'s clues, propagated; `Err` if they contradict each other.
+    /// The board of a grid's clues (`values`, row-major, 0 for a blank), propagated;
+    /// `Err` if they contradict each other.
     ///
     /// The clues are placed in one pass over the cells rather than one at a time: each open
     /// cell starts with the digits its row, column and box do not hold, which costs a few
     /// operations per cell instead of `3 × SIDE` removals per clue.
     #[inline(always)]
-    fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction> {
-        let values = grid.cells();
+    fn from_values(values: &[u8], queue: &mut Queue) -> Result<Self, Contradiction> {
         let units = |cell: usize| {
             let (row, col) = (cell / S::SIDE, cell % S::SIDE);
             let b = row / S::BOX * S::BOX + col / S::BOX;
@@ -352,8 +351,8 @@ impl<S: Shape> Board<S> {
 
 impl<S: Shape> Node for Board<S> {
     #[inline(always)]
-    fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction> {
-        Board::from_grid(grid, queue)
+    fn from_values(values: &[u8], queue: &mut Queue) -> Result<Self, Contradiction> {
+        Board::from_values(values, queue)
     }
 
     #[inline(always)]
@@ -381,11 +380,10 @@ impl<S: Shape> Node for Board<S> {
     }
 
     #[inline(always)]
-    fn values(&self) -> Vec<u8> {
-        AsRef::<[u32]>::as_ref(&self.cells)
-            .iter()
-            .map(|&c| (c & S::DIGITS).trailing_zeros() as u8 + 1)
-            .collect()
+    fn write_values(&self, values: &mut [u8]) {
+        for (value, &c) in values.iter_mut().zip(AsRef::<[u32]>::as_ref(&self.cells)) {
+            *value = (c & S::DIGITS).trailing_zeros() as u8 + 1;
+        }
     }
 
     #[inline(always)]

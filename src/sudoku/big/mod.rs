@@ -36,11 +36,11 @@ mod shape;
 use board::{Board, Queue};
 use planes::Planes;
 use planes25::Planes25;
-use search::Frame;
-use search::Node;
+use search::{Frame, Node, Searched};
 use shape::{Box2, Box3, Box5, Shape};
 
-use super::{Grid, SearchResult};
+use super::grid::{cell_value, digit_byte};
+use super::{Grid, LineResult, SearchResult};
 use crate::budget::Meter;
 
 /// A solver for grids of every size, keeping its search stacks from one puzzle to the
@@ -77,57 +77,147 @@ impl BigSolver {
     /// `guesses` counts the digits put in cells that had two or more candidates left,
     /// and so does `meter`, which stops the search when its budget is spent.
     pub fn solve(&mut self, grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
-        #[cfg(target_arch = "x86_64")]
-        if crate::sudoku::fast::has_modern_features() {
-            // SAFETY: the CPU has every feature `solve_modern` is compiled for.
-            return unsafe { self.solve_modern(grid, limit, meter) };
+        let mut values = grid.cells().to_vec();
+        let found = self.search(grid.box_size(), &mut values, limit, meter);
+        SearchResult {
+            solutions: found.solutions,
+            first_solution: (found.solutions > 0)
+                .then(|| Grid::from_cells(values))
+                .flatten(),
+            guesses: found.guesses,
+            stopped: found.stopped,
         }
-        self.solve_portable(grid, limit, meter)
     }
 
-    /// [`solve`](Self::solve) compiled for the x86 features of the last decade (population
-    /// count, trailing zeros, bit extraction, AVX2), with the whole search inlined into it:
-    /// 16 to 24% fewer instructions than the portable build on the 16×16 and 25×25
-    /// corpora (docs/performance.md).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-    fn solve_modern(&mut self, grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
-        self.solve_portable(grid, limit, meter)
-    }
-
-    /// [`solve`](Self::solve) for any CPU.
-    #[inline(always)]
-    fn solve_portable(&mut self, grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
-        let limit = limit.max(1);
-        let queue = &mut self.queue;
-        match grid.box_size() {
-            2 => search::solve(
-                Node::from_grid(grid, queue),
-                limit,
-                meter,
-                &mut self.stack2,
-                queue,
-            ),
-            3 => search::solve(
-                Node::from_grid(grid, queue),
-                limit,
-                meter,
-                &mut self.stack3,
-                queue,
-            ),
-            4 => search::solve(
-                Node::from_grid(grid, queue),
-                limit,
-                meter,
-                &mut self.stack4,
-                queue,
-            ),
-            _ => {
-                debug_assert_eq!(grid.box_size(), Box5::BOX, "grids have boxes of 2 to 5");
-                let root = Planes25::from_grid(grid).map(Planes25::into_board);
-                search::solve(root, limit, meter, &mut self.stack5, queue)
+    /// [`solve`](Self::solve) of a 16×16 or 25×25 puzzle given as its line of `N`
+    /// characters (`0` or `.` for a blank, `1`-`9` and `A`-`P` or `a`-`p` for the
+    /// digits, as [`Grid::from_line`] reads them), writing the first solution's line
+    /// into `solution`, as [`Grid::push_line_bytes`] would: the grid, its cells on the
+    /// heap, is neither built nor read back, which was a tenth of an easy 16×16 record's
+    /// time. `None`, with nothing searched, for another length or a character that is
+    /// not a digit of the size.
+    pub fn solve_line<const N: usize>(
+        &mut self,
+        line: &[u8; N],
+        limit: u64,
+        meter: &mut Meter,
+        solution: &mut [u8; N],
+    ) -> Option<LineResult> {
+        let box_size = match N {
+            256 => 4,
+            625 => 5,
+            _ => return None,
+        };
+        let side = box_size * box_size;
+        let mut largest = 0;
+        for (value, &byte) in solution.iter_mut().zip(line) {
+            *value = cell_value(byte);
+            largest = largest.max(*value);
+        }
+        if usize::from(largest) > side {
+            return None;
+        }
+        let found = self.search(box_size, solution, limit, meter);
+        if found.solutions > 0 {
+            for value in solution.iter_mut() {
+                *value = digit_byte(*value);
             }
         }
+        Some(LineResult {
+            solutions: found.solutions,
+            guesses: found.guesses,
+            stopped: found.stopped,
+        })
+    }
+
+    /// Searches the grid of boxes `box_size` whose cells `values` holds (row-major, 0 for
+    /// a blank), writing the first solution's values over them if one is found.
+    fn search(
+        &mut self,
+        box_size: usize,
+        values: &mut [u8],
+        limit: u64,
+        meter: &mut Meter,
+    ) -> LineResult {
+        #[cfg(target_arch = "x86_64")]
+        if crate::sudoku::fast::has_modern_features() {
+            // SAFETY: the CPU has every feature `search_modern` is compiled for.
+            return unsafe { self.search_modern(box_size, values, limit, meter) };
+        }
+        self.search_portable(box_size, values, limit, meter)
+    }
+
+    /// [`search`](Self::search) compiled for the x86 features of the last decade
+    /// (population count, trailing zeros, bit extraction, AVX2), with the whole search
+    /// inlined into it: 16 to 24% fewer instructions than the portable build on the
+    /// 16×16 and 25×25 corpora (docs/performance.md).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    fn search_modern(
+        &mut self,
+        box_size: usize,
+        values: &mut [u8],
+        limit: u64,
+        meter: &mut Meter,
+    ) -> LineResult {
+        self.search_portable(box_size, values, limit, meter)
+    }
+
+    /// [`search`](Self::search) for any CPU.
+    #[inline(always)]
+    fn search_portable(
+        &mut self,
+        box_size: usize,
+        values: &mut [u8],
+        limit: u64,
+        meter: &mut Meter,
+    ) -> LineResult {
+        let limit = limit.max(1);
+        let queue = &mut self.queue;
+        match box_size {
+            2 => {
+                let root = Node::from_values(values, queue);
+                finish(
+                    search::solve(root, limit, meter, &mut self.stack2, queue),
+                    values,
+                )
+            }
+            3 => {
+                let root = Node::from_values(values, queue);
+                finish(
+                    search::solve(root, limit, meter, &mut self.stack3, queue),
+                    values,
+                )
+            }
+            4 => {
+                let root = Node::from_values(values, queue);
+                finish(
+                    search::solve(root, limit, meter, &mut self.stack4, queue),
+                    values,
+                )
+            }
+            _ => {
+                debug_assert_eq!(box_size, Box5::BOX, "grids have boxes of 2 to 5");
+                let root = Planes25::from_values(values).map(Planes25::into_board);
+                finish(
+                    search::solve(root, limit, meter, &mut self.stack5, queue),
+                    values,
+                )
+            }
+        }
+    }
+}
+
+/// What `found` says, its first solution's values written into `values`.
+#[inline(always)]
+fn finish<B: Node>(found: Searched<B>, values: &mut [u8]) -> LineResult {
+    if let Some(board) = &found.first {
+        board.write_values(values);
+    }
+    LineResult {
+        solutions: found.solutions,
+        guesses: found.guesses,
+        stopped: found.stopped,
     }
 }
 

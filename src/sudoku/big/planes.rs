@@ -15,7 +15,6 @@
 use super::board::{Contradiction, Queue};
 use super::deductions::Deductions;
 use super::search::Node;
-use crate::sudoku::Grid;
 
 /// Cells in the grid.
 const CELLS: usize = 256;
@@ -438,7 +437,7 @@ impl Planes {
 
 impl Node for Planes {
     #[inline(always)]
-    fn from_grid(grid: &Grid, _: &mut Queue) -> Result<Self, Contradiction> {
+    fn from_values(values: &[u8], _: &mut Queue) -> Result<Self, Contradiction> {
         // The clues are set in bulk rather than placed one by one (placing 150 clues one
         // by one was a third of an easy puzzle's time): each clue's bit in its digit's
         // plane, then per digit the rows, columns and boxes that hold it, folded from its
@@ -449,7 +448,7 @@ impl Node for Planes {
         let mut clues = [[0u64; 4]; SIDE];
         let mut counts = [0u64; SIDE];
         let mut placed = [0u64; 4];
-        for (w, chunk) in grid.cells().chunks_exact(64).enumerate() {
+        for (w, chunk) in values.chunks_exact(64).enumerate() {
             let mut given = nonzero_bytes(chunk);
             placed[w] = given;
             while given != 0 {
@@ -519,8 +518,7 @@ impl Node for Planes {
     }
 
     #[inline(always)]
-    fn values(&self) -> Vec<u8> {
-        let mut values = vec![0; CELLS];
+    fn write_values(&self, values: &mut [u8]) {
         for (d, plane) in self.planes.iter().enumerate() {
             for (w, &word) in plane.iter().enumerate() {
                 let mut cells = word;
@@ -530,7 +528,6 @@ impl Node for Planes {
                 }
             }
         }
-        values
     }
 
     /// The open cell with the fewest candidates per weight of its units, as

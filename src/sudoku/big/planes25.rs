@@ -20,7 +20,6 @@
 use super::board::{Board, Contradiction};
 use super::deductions::Deductions;
 use super::shape::Box5;
-use crate::sudoku::Grid;
 
 /// Digits, and cells per unit.
 const SIDE: usize = 25;
@@ -333,9 +332,10 @@ impl Planes25 {
         Board::from_fixed_point(&masks)
     }
 
-    /// The board of `grid`'s clues, propagated; `Err` if they contradict each other.
+    /// The board of a grid's clues (`values`, row-major, 0 for a blank), propagated;
+    /// `Err` if they contradict each other.
     #[inline(always)]
-    pub(super) fn from_grid(grid: &Grid) -> Result<Self, Contradiction> {
+    pub(super) fn from_values(values: &[u8]) -> Result<Self, Contradiction> {
         // The clues are set in bulk, as on the 16×16 board: per digit, the rows, columns
         // and boxes that hold it, then each plane's rows from those. The loop visits the
         // clues alone, found from a mask of each row's nonzero cells: a branch on each
@@ -344,7 +344,7 @@ impl Planes25 {
         let mut clues = [[0u32; SIDE]; SIDE];
         let mut placed = [0u32; SIDE];
         let mut conflict = 0;
-        for (row, values) in grid.cells().chunks_exact(SIDE).enumerate() {
+        for (row, values) in values.chunks_exact(SIDE).enumerate() {
             let mut given = values
                 .iter()
                 .enumerate()

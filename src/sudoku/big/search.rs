@@ -3,13 +3,14 @@
 //! original, which is propagated again before the next guess.
 
 use super::board::{Contradiction, Queue};
-use crate::budget::Meter;
-use crate::sudoku::{Grid, SearchResult};
+use crate::budget::{Meter, OverBudget};
 
 /// A search state: candidates propagated to a fixed point, copied whole on a guess.
 pub(super) trait Node: Copy {
-    /// The state of `grid`'s clues, propagated; `Err` if they contradict each other.
-    fn from_grid(grid: &Grid, queue: &mut Queue) -> Result<Self, Contradiction>;
+    /// The state of a grid's clues, propagated; `Err` if they contradict each other.
+    /// `values` holds the grid's cells row-major, 0 for a blank and 1 to the side for a
+    /// clue.
+    fn from_values(values: &[u8], queue: &mut Queue) -> Result<Self, Contradiction>;
     /// Puts the digit of mask `digit` in `cell`, and propagates.
     fn put(&mut self, cell: usize, digit: u32, queue: &mut Queue) -> Result<(), Contradiction>;
     /// Takes the digit of mask `digit` out of `cell`'s candidates, and propagates.
@@ -17,8 +18,8 @@ pub(super) trait Node: Copy {
         -> Result<(), Contradiction>;
     /// Whether every cell is placed.
     fn is_solved(&self) -> bool;
-    /// The solved grid's cell values (1-based digits), row-major.
-    fn values(&self) -> Vec<u8>;
+    /// Writes the solved grid's cell values (1-based digits) into `values`, row-major.
+    fn write_values(&self, values: &mut [u8]);
     /// The cell to guess on and the digit (as a mask) to try first: the open cell with
     /// the fewest candidates per weight of its row, column and box (`weights[unit]`:
     /// contradictions met in the unit so far, plus one), so that the search goes first
@@ -42,6 +43,19 @@ pub(super) struct Frame<B: Node> {
 /// of 3 (docs/performance.md; halving every 50 to 4,000 contradictions was measured).
 const HALVE_WEIGHTS_EVERY: u64 = 1_000;
 
+/// What a search found: the board of its first solution is kept whole, so that the
+/// caller writes it as a grid or straight into a line.
+pub(super) struct Searched<B> {
+    /// Solutions found, up to the limit.
+    pub(super) solutions: u64,
+    /// Digits put in cells that had two or more candidates left.
+    pub(super) guesses: u64,
+    /// The budget the search stopped at before it was done.
+    pub(super) stopped: Option<OverBudget>,
+    /// The first solution's board.
+    pub(super) first: Option<B>,
+}
+
 /// Counts the solutions below `root` (a grid's clues, propagated; `Err` if they
 /// contradict each other) up to `limit` (at least 1), keeping the first, with `stack` and
 /// `queue` as scratch space.
@@ -52,8 +66,13 @@ pub(super) fn solve<B: Node>(
     meter: &mut Meter,
     stack: &mut Vec<Frame<B>>,
     queue: &mut Queue,
-) -> SearchResult {
-    let mut result = SearchResult::default();
+) -> Searched<B> {
+    let mut result = Searched {
+        solutions: 0,
+        guesses: 0,
+        stopped: None,
+        first: None,
+    };
     let Ok(board) = root else {
         return result;
     };
@@ -94,8 +113,8 @@ pub(super) fn solve<B: Node>(
         }
         if top.board.is_solved() {
             result.solutions += 1;
-            if result.first_solution.is_none() {
-                result.first_solution = Grid::from_cells(top.board.values());
+            if result.first.is_none() {
+                result.first = Some(top.board);
             }
             if result.solutions >= limit {
                 break;

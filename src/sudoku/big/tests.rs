@@ -97,12 +97,130 @@ fn the_portable_build_agrees_with_the_one_for_modern_cpus() {
             let blanks = rng.gen_range(blanks.clone());
             let grid = random_partial(box_size, blanks, 0.4, &mut rng);
             let ours = dispatched.solve(&grid, 2, &mut Meter::unlimited());
-            let theirs = portable.solve_portable(&grid, 2, &mut Meter::unlimited());
+            let mut values = grid.cells().to_vec();
+            let theirs =
+                portable.search_portable(box_size, &mut values, 2, &mut Meter::unlimited());
             assert_eq!(ours.solutions, theirs.solutions, "{grid}");
             assert_eq!(ours.guesses, theirs.guesses, "{grid}");
-            assert_eq!(ours.first_solution, theirs.first_solution, "{grid}");
+            if let Some(solution) = &ours.first_solution {
+                assert_eq!(solution.cells(), values, "{grid}");
+            }
         }
     }
+}
+
+/// Solves `grid`'s line with [`BigSolver::solve_line`] and the grid with
+/// [`BigSolver::solve`], and asserts the same counts, budget and first solution.
+fn assert_line_solves_as_grid<const N: usize>(
+    solver: &mut BigSolver,
+    grid: &Grid,
+    line: &[u8; N],
+    limit: u64,
+    max_nodes: Option<u64>,
+) {
+    let budget = Budget {
+        timeout: None,
+        max_nodes,
+    };
+    let mut solution = [0u8; N];
+    let by_line = solver
+        .solve_line(line, limit, &mut Meter::start(budget), &mut solution)
+        .unwrap_or_else(|| panic!("{grid}: the line was refused"));
+    let by_grid = solver.solve(grid, limit, &mut Meter::start(budget));
+    assert_eq!(by_line.solutions, by_grid.solutions, "{grid}");
+    assert_eq!(by_line.guesses, by_grid.guesses, "{grid}");
+    assert_eq!(by_line.stopped, by_grid.stopped, "{grid}");
+    if let Some(first) = &by_grid.first_solution {
+        let mut expected = Vec::new();
+        first.push_line_bytes(&mut expected);
+        assert_eq!(solution.as_slice(), expected, "{grid}");
+    }
+}
+
+#[test]
+fn lines_solve_as_their_grids() {
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    let mut solver = BigSolver::new();
+    let mut seen = [0; 3];
+    for (box_size, count, blanks) in [(4, 200, 120..200), (5, 20, 200..330)] {
+        for _ in 0..count {
+            let blanks = rng.gen_range(blanks.clone());
+            let grid = random_partial(box_size, blanks, 0.4, &mut rng);
+            let mut line = Vec::new();
+            grid.push_line_bytes(&mut line);
+            // Blanks as `0` and digits past 9 in lower case read the same.
+            if rng.gen_bool(0.5) {
+                line = line
+                    .iter()
+                    .map(|&b| {
+                        if b == b'.' {
+                            b'0'
+                        } else {
+                            b.to_ascii_lowercase()
+                        }
+                    })
+                    .collect();
+            }
+            for (limit, max_nodes) in [(1, None), (2, None), (5, None), (2, Some(3))] {
+                match box_size {
+                    4 => assert_line_solves_as_grid::<256>(
+                        &mut solver,
+                        &grid,
+                        line.as_slice().try_into().unwrap(),
+                        limit,
+                        max_nodes,
+                    ),
+                    _ => assert_line_solves_as_grid::<625>(
+                        &mut solver,
+                        &grid,
+                        line.as_slice().try_into().unwrap(),
+                        limit,
+                        max_nodes,
+                    ),
+                }
+            }
+            let status = solver.solve(&grid, 2, &mut Meter::unlimited()).status();
+            seen[Status::ALL.iter().position(|&s| s == status).unwrap()] += 1;
+        }
+    }
+    // The grids cover every verdict.
+    assert!(seen.iter().all(|&n| n >= 5), "{seen:?}");
+}
+
+#[test]
+fn lines_the_grid_would_refuse_are_not_solved() {
+    let mut solver = BigSolver::new();
+    let mut solution = [0u8; 256];
+    let mut line = [b'.'; 256];
+    // `H` is the 17th digit, `#` no digit at all: both are errors of the grid's parser,
+    // which the caller falls back on to say so.
+    for bad in [b'H', b'h', b'#', b' ', 0xC3] {
+        line[37] = bad;
+        let found = solver.solve_line(&line, 2, &mut Meter::unlimited(), &mut solution);
+        assert_eq!(found, None, "{}", bad as char);
+    }
+    // 9×9 lines are the 9×9 solver's; other lengths are no grid.
+    assert_eq!(
+        solver.solve_line(&[b'.'; 81], 2, &mut Meter::unlimited(), &mut [0; 81]),
+        None
+    );
+    assert_eq!(
+        solver.solve_line(&[b'.'; 100], 2, &mut Meter::unlimited(), &mut [0; 100]),
+        None
+    );
+    // Only `fast` solves lines.
+    let mut dlx = Solver::new(Algorithm::Dlx);
+    let empty = [b'.'; 256];
+    assert_eq!(
+        dlx.solve_line_within(&empty, 1, &mut Meter::unlimited(), &mut solution),
+        None
+    );
+    let found = Solver::new(Algorithm::Fast)
+        .solve_line_within(&empty, 1, &mut Meter::unlimited(), &mut solution)
+        .unwrap();
+    assert_eq!(found.status(), Status::Solved);
+    let solved = Grid::from_line(std::str::from_utf8(&solution).unwrap(), None).unwrap();
+    check_solution(&Grid::empty(4).unwrap(), &solved).unwrap();
 }
 
 #[test]
@@ -157,7 +275,7 @@ fn a_node_budget_stops_the_search() {
 fn the_guess_cell_takes_the_heaviest_units_when_weights_are_huge() {
     fn guessed<B: Node>(weights: &[u32]) -> usize {
         let empty = Grid::empty(4).unwrap();
-        B::from_grid(&empty, &mut Queue::new())
+        B::from_values(empty.cells(), &mut Queue::new())
             .unwrap()
             .guess(weights)
             .0
@@ -186,8 +304,8 @@ fn planes_reach_the_fixed_point_of_the_generic_board() {
     for _ in 0..600 {
         let blanks = rng.gen_range(120..240);
         let grid = random_partial(4, blanks, 0.3, &mut rng);
-        let planes = <Planes as Node>::from_grid(&grid, &mut queue);
-        let board = <Board<Box4> as Node>::from_grid(&grid, &mut queue);
+        let planes = <Planes as Node>::from_values(grid.cells(), &mut queue);
+        let board = <Board<Box4> as Node>::from_values(grid.cells(), &mut queue);
         assert_eq!(planes.is_ok(), board.is_ok(), "{grid}");
         let (Ok(planes), Ok(board)) = (planes, board) else {
             continue;
@@ -242,8 +360,8 @@ fn planes25_reach_the_fixed_point_of_the_generic_board() {
     for _ in 0..300 {
         let blanks = rng.gen_range(250..550);
         let grid = random_partial(5, blanks, 0.3, &mut rng);
-        let planes = Planes25::from_grid(&grid).map(Planes25::into_board);
-        let board = <Board<Box5> as Node>::from_grid(&grid, &mut queue);
+        let planes = Planes25::from_values(grid.cells()).map(Planes25::into_board);
+        let board = <Board<Box5> as Node>::from_values(grid.cells(), &mut queue);
         assert_eq!(planes.is_ok(), board.is_ok(), "{grid}");
         let (Ok(planes), Ok(board)) = (planes, board) else {
             outcomes[0] += 1;
