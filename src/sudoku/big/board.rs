@@ -392,6 +392,15 @@ impl<S: Shape> Node for Board<S> {
         let candidates = self.at(cell) & S::DIGITS;
         (cell, candidates & candidates.wrapping_neg())
     }
+
+    /// Only the 25×25 search was measured with last-conflict reasoning.
+    const LAST_CONFLICT: bool = S::BOX == 5;
+
+    #[inline(always)]
+    fn open_digit(&self, cell: usize) -> Option<u32> {
+        let candidates = self.at(cell);
+        (candidates & PLACED == 0).then(|| candidates & candidates.wrapping_neg())
+    }
 }
 
 /// The digits each segment loses by locked candidates, from the open digits of every
