@@ -29,6 +29,9 @@ pub(super) struct Board<S: Shape> {
     /// Bit `unit` set when a cell of the unit lost a candidate since the unit was last
     /// scanned for hidden singles.
     dirty: u128,
+    /// Bit `unit` set when a cell of the unit lost a candidate since the unit was last
+    /// scanned for naked and hidden pairs.
+    stale: u128,
     unplaced: u32,
     shape: PhantomData<S>,
 }
@@ -66,6 +69,7 @@ impl<S: Shape> Board<S> {
         let mut board = Board {
             cells: S::all_candidates(),
             dirty: (1 << (3 * S::SIDE)) - 1,
+            stale: (1 << (3 * S::SIDE)) - 1,
             unplaced: S::CELLS as u32,
             shape: PhantomData,
         };
@@ -91,13 +95,19 @@ impl<S: Shape> Board<S> {
     }
 
     /// The board whose cells hold `masks` (a bit per candidate digit), propagated to a
-    /// fixed point elsewhere (the 25×25 set-up, [`Planes25`](super::planes25::Planes25)):
-    /// the cells left with one candidate are the placed ones, and no unit awaits a scan.
+    /// fixed point of singles and locked candidates elsewhere (the 25×25 set-up,
+    /// [`Planes25`](super::planes25::Planes25)): the cells left with one candidate are
+    /// the placed ones, and no unit awaits a scan for hidden singles. The deductions that
+    /// board lacks (pairs) are applied here; `Err` if they meet a contradiction.
     #[inline(always)]
-    pub(super) fn from_fixed_point(masks: &[u32]) -> Self {
+    pub(super) fn from_fixed_point(
+        masks: &[u32],
+        queue: &mut Queue,
+    ) -> Result<Self, Contradiction> {
         let mut board = Board {
             cells: S::all_candidates(),
             dirty: 0,
+            stale: (1 << (3 * S::SIDE)) - 1,
             unplaced: 0,
             shape: PhantomData,
         };
@@ -109,7 +119,9 @@ impl<S: Shape> Board<S> {
                 board.unplaced += 1;
             }
         }
-        board
+        queue.clear();
+        board.propagate(queue)?;
+        Ok(board)
     }
 
     /// The mask of `cell`.
@@ -129,6 +141,7 @@ impl<S: Shape> Board<S> {
     fn assign(&mut self, cell: usize, digit: u32, queue: &mut Queue) {
         self.set(cell, digit);
         self.dirty |= S::units_bits(cell);
+        self.stale |= S::units_bits(cell);
         queue.push(cell as u16);
     }
 
@@ -145,14 +158,16 @@ impl<S: Shape> Board<S> {
         }
         self.set(cell, new);
         self.dirty |= S::units_bits(cell);
+        self.stale |= S::units_bits(cell);
         if new & (new - 1) == 0 {
             queue.push(cell as u16);
         }
         Ok(())
     }
 
-    /// Applies every deduction to a fixed point: naked singles, hidden singles, and
-    /// locked candidates (pointing and claiming).
+    /// Applies every deduction to a fixed point: naked singles, hidden singles, locked
+    /// candidates (pointing and claiming), and on the shapes that use them naked and
+    /// hidden pairs, each only once the cheaper ones before it are at their fixed point.
     #[inline(always)]
     fn propagate(&mut self, queue: &mut Queue) -> Result<(), Contradiction> {
         loop {
@@ -163,9 +178,13 @@ impl<S: Shape> Board<S> {
             if self.hidden_singles(queue)? {
                 continue;
             }
-            if !self.locked_candidates(queue)? {
-                return Ok(());
+            if self.locked_candidates(queue)? {
+                continue;
             }
+            if S::PAIRS && self.pairs(queue)? {
+                continue;
+            }
+            return Ok(());
         }
     }
 
@@ -258,6 +277,7 @@ impl<S: Shape> Board<S> {
                     self.set(cell, digit);
                     queue.push(cell as u16);
                     self.dirty |= S::units_bits(cell);
+                    self.stale |= S::units_bits(cell);
                 }
             }
             self.place_queued(queue)?;
@@ -313,6 +333,123 @@ impl<S: Shape> Board<S> {
             }
         }
         // A cell is queued only by a removal, which sets `changed`.
+        Ok(changed)
+    }
+
+    /// Naked and hidden pairs in each unit that changed since its last scan. The units
+    /// are scanned in one batch, the first pair that removes a candidate applied in each,
+    /// before the cheaper deductions run again: each return to them costs a scan of the
+    /// whole board for locked candidates. True if it removed any candidate.
+    #[inline(always)]
+    fn pairs(&mut self, queue: &mut Queue) -> Result<bool, Contradiction> {
+        let mut units = std::mem::take(&mut self.stale);
+        let mut changed = false;
+        while units != 0 {
+            let unit = units.trailing_zeros() as usize;
+            units &= units - 1;
+            changed |= self.unit_pairs(unit, queue)?;
+        }
+        Ok(changed)
+    }
+
+    /// Naked and hidden pairs in `unit`, the first that removes a candidate applied. A
+    /// naked pair is two cells holding the same two digits only: the digits leave the
+    /// unit's other cells. A hidden pair is two digits whose places are the same two
+    /// cells: those cells keep only those digits. A third cell with the same two digits
+    /// (or a third digit with the same two places) shows as a contradiction in the
+    /// removals and the hidden singles that follow. True if it removed any candidate.
+    #[inline(always)]
+    fn unit_pairs(&mut self, unit: usize, queue: &mut Queue) -> Result<bool, Contradiction> {
+        let mut masks = [0u32; 25];
+        // The digits in one, two, and three or more open cells (bit-sliced counts).
+        let (mut once, mut twice, mut thrice) = (0, 0, 0);
+        for (k, mask) in masks.iter_mut().enumerate().take(S::SIDE) {
+            let m = open_mask(self.at(S::unit_cell(unit, k)));
+            *mask = m;
+            thrice |= twice & m;
+            twice |= once & m;
+            once |= m;
+        }
+        // Naked: the cells with two candidates, as (cell bit, digits).
+        let mut items = [(0u32, 0u32); 25];
+        let mut n = 0;
+        for (k, &m) in masks.iter().enumerate().take(S::SIDE) {
+            if m.count_ones() == 2 {
+                items[n] = (1 << k, m);
+                n += 1;
+            }
+        }
+        let naked = |cells, digits| self.keep_out_of_others(unit, cells, digits, queue);
+        if each_pair(&items[..n], naked)? {
+            return Ok(true);
+        }
+        // Hidden: the digits with two places, as (digit bit, places), the places from one
+        // pass over those digits' bits in the cells.
+        let two_places = twice & !thrice;
+        if two_places.count_ones() < 2 {
+            return Ok(false);
+        }
+        let mut places = [0u32; 25];
+        for (k, &m) in masks.iter().enumerate().take(S::SIDE) {
+            let mut held = m & two_places;
+            while held != 0 {
+                places[held.trailing_zeros() as usize] |= 1 << k;
+                held &= held - 1;
+            }
+        }
+        let mut digits = two_places;
+        let mut n = 0;
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            items[n] = (1 << d, places[d]);
+            n += 1;
+        }
+        let hidden = |digits, cells| self.keep_only(unit, cells, digits, queue);
+        each_pair(&items[..n], hidden)
+    }
+
+    /// Removes `digits` from the cells of `unit` outside `cells` (bits by position in the
+    /// unit): a naked subset. True if it removed any candidate.
+    #[inline(always)]
+    fn keep_out_of_others(
+        &mut self,
+        unit: usize,
+        cells: u32,
+        digits: u32,
+        queue: &mut Queue,
+    ) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for k in 0..S::SIDE {
+            let cell = S::unit_cell(unit, k);
+            if cells & 1 << k == 0 && open_mask(self.at(cell)) & digits != 0 {
+                changed = true;
+                self.remove(cell, digits, queue)?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Removes every digit but `digits` from the cells of `unit` in `cells` (bits by
+    /// position in the unit): a hidden subset. True if it removed any candidate.
+    #[inline(always)]
+    fn keep_only(
+        &mut self,
+        unit: usize,
+        cells: u32,
+        digits: u32,
+        queue: &mut Queue,
+    ) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        let mut rest = cells;
+        while rest != 0 {
+            let cell = S::unit_cell(unit, rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+            if open_mask(self.at(cell)) & !digits != 0 {
+                changed = true;
+                self.remove(cell, !digits & S::DIGITS, queue)?;
+            }
+        }
         Ok(changed)
     }
 
@@ -458,4 +595,24 @@ fn once_and_twice<S: Shape>(value: impl Fn(usize) -> u32) -> (u32, u32) {
         let v = value(k);
         (once | v, twice | once & v)
     })
+}
+
+/// Calls `apply` on each pair among `items` (`(bit, set)` each, every set of two: a
+/// cell and its digits, or a digit and its places) with the same set, with (the two
+/// items' bits, the set), until it returns true; true then. The candidates are taken
+/// from the board once, before any pair is applied: the cells only lose digits since,
+/// so a pair found then still holds.
+#[inline(always)]
+fn each_pair(
+    items: &[(u32, u32)],
+    mut apply: impl FnMut(u32, u32) -> Result<bool, Contradiction>,
+) -> Result<bool, Contradiction> {
+    for (i, &(a, set)) in items.iter().enumerate() {
+        for &(b, other) in &items[i + 1..] {
+            if other == set && apply(a | b, set)? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }

@@ -17,7 +17,7 @@
 //! cell-major board spent three quarters of an easy puzzle's time placing digits, 75
 //! peers each, cell by cell; here an easy puzzle takes a third of the time.
 
-use super::board::{Board, Contradiction};
+use super::board::{Board, Contradiction, Queue};
 use super::deductions::Deductions;
 use super::shape::Box5;
 
@@ -316,9 +316,10 @@ impl Deductions for Planes25 {
 }
 
 impl Planes25 {
-    /// The cell-major board of the same candidates, for the search.
+    /// The cell-major board of the same candidates, for the search, with the deductions
+    /// only that board makes applied; `Err` if they meet a contradiction.
     #[inline(always)]
-    pub(super) fn into_board(self) -> Board<Box5> {
+    pub(super) fn into_board(self, queue: &mut Queue) -> Result<Board<Box5>, Contradiction> {
         let mut masks = [0u32; CELLS];
         for (d, plane) in self.planes.iter().enumerate() {
             for (r, &row) in plane.iter().enumerate() {
@@ -329,7 +330,7 @@ impl Planes25 {
                 }
             }
         }
-        Board::from_fixed_point(&masks)
+        Board::from_fixed_point(&masks, queue)
     }
 
     /// The board of a grid's clues (`values`, row-major, 0 for a blank), propagated;

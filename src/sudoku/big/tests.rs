@@ -360,7 +360,8 @@ fn planes25_reach_the_fixed_point_of_the_generic_board() {
     for _ in 0..300 {
         let blanks = rng.gen_range(250..550);
         let grid = random_partial(5, blanks, 0.3, &mut rng);
-        let planes = Planes25::from_values(grid.cells()).map(Planes25::into_board);
+        let planes =
+            Planes25::from_values(grid.cells()).and_then(|planes| planes.into_board(&mut queue));
         let board = <Board<Box5> as Node>::from_values(grid.cells(), &mut queue);
         assert_eq!(planes.is_ok(), board.is_ok(), "{grid}");
         let (Ok(planes), Ok(board)) = (planes, board) else {
