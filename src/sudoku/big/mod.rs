@@ -14,7 +14,7 @@
 //! and box at once, queueing the peers left with one digit), then hidden singles and
 //! empty units per unit from the masks of its open cells (digits seen once and twice),
 //! then locked candidates (pointing and claiming) from the open digits of each row's and
-//! column's segment in a box; on 25×25 grids, then naked and hidden pairs in the units
+//! column's segment in a box; on 25×25 grids, then hidden pairs in the units
 //! that changed since their last scan (their hard puzzles' searches shrink by more than
 //! the nodes slow down).
 //!

@@ -11,10 +11,10 @@ pub(super) trait Shape: Copy {
     const CELLS: usize = Self::SIDE * Self::SIDE;
     /// Every digit's bit (digit `d`, 0-based, is bit `d`).
     const DIGITS: u32 = (1 << Self::SIDE) - 1;
-    /// Whether the board looks for naked and hidden pairs once the cheaper deductions
-    /// are at their fixed point: only 25×25 grids, whose hard puzzles' searches they
-    /// shrink by more than they slow each node (Gecode's 25×25 set: 9 of 18 proved
-    /// within 600,000 guesses instead of 5, at about 1.7 to 2.7 times the time per guess).
+    /// Whether the board looks for hidden pairs once the cheaper deductions are at their
+    /// fixed point: only 25×25 grids, whose hard puzzles' searches they shrink by more
+    /// than they slow each node (Gecode's 25×25 set: 8 of 18 proved within 600,000
+    /// guesses instead of 5, at 1.6 times the instructions per guess).
     const PAIRS: bool = false;
     /// A candidate mask per cell.
     type Cells: Copy + AsRef<[u32]> + AsMut<[u32]>;
