@@ -2,8 +2,8 @@
 //! algorithm under a node budget. Every solution found passes the independent checker,
 //! the algorithms agree on the count when none was stopped, and a parsed grid writes back
 //! to a line that parses to the same grid. The batch job's own record path (lines and CSV
-//! fields) is run on the same text, and `fast` on a 9×9 line read as characters is
-//! checked against its grid.
+//! fields) is run on the same text, and `fast` on a 9×9 or 16×16 line read as
+//! characters is checked against its grid.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -37,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(grid.cells().len(), grid.side() * grid.side());
     let again = Grid::from_line(&grid.to_line(), Some(grid.side())).expect("its own line parses");
     assert_eq!(again, grid, "to_line does not round-trip");
+    line_route::<256>(text, &grid);
     if grid.side() > 9 {
         return;
     }
@@ -69,7 +70,7 @@ fuzz_target!(|data: &[u8]| {
             finished.push((algorithm, result));
         }
     }
-    line_route(text, &grid);
+    line_route::<81>(text, &grid);
     if let Some(((first, a), rest)) = finished.split_first() {
         for (other, b) in rest {
             assert_eq!(a.solutions, b.solutions, "{first} and {other} disagree");
@@ -80,13 +81,14 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// `fast` on a 9×9 line read as characters finds what it finds in the line's grid: the
-/// same counts, the same budget stop, the same first solution.
-fn line_route(text: &str, grid: &Grid) {
-    let Ok(line) = <&[u8; 81]>::try_from(text.as_bytes()) else {
+/// `fast` on a 9×9 or 16×16 line (`N` characters) read as characters finds what it
+/// finds in the line's grid: the same counts, the same budget stop, the same first
+/// solution.
+fn line_route<const N: usize>(text: &str, grid: &Grid) {
+    let Ok(line) = <&[u8; N]>::try_from(text.as_bytes()) else {
         return;
     };
-    let mut solution = [0u8; 81];
+    let mut solution = [0u8; N];
     let mut solver = Solver::new(Algorithm::Fast);
     let Some(found) = solver.solve_line_within(line, 2, &mut Meter::start(BUDGET), &mut solution)
     else {
