@@ -566,11 +566,10 @@ fn once_and_twice<S: Shape>(value: impl Fn(usize) -> u32) -> (u32, u32) {
     })
 }
 
-/// Calls `apply` on each pair among `items` (`(bit, set)` each, every set of two: a
-/// cell and its digits, or a digit and its places) with the same set, with (the two
-/// items' bits, the set), until it returns true; true then. The candidates are taken
-/// from the board once, before any pair is applied: the cells only lose digits since,
-/// so a pair found then still holds.
+/// Calls `apply` on each pair among `items` (`(bit, set)` each: a digit and its two
+/// places) with the same set, with (the two items' bits, the set), until it returns
+/// true; true then. The places are taken from the board before any pair is applied,
+/// which holds since the first pair that changes the board ends the call.
 #[inline(always)]
 fn each_pair(
     items: &[(u32, u32)],
