@@ -36,10 +36,10 @@ mod planes_x86;
 mod search;
 mod shape;
 
-use board::{Board, Queue};
+use board::{Board, Contradiction, Queue};
 use planes::Planes;
 use planes25::Planes25;
-use search::{Frame, Node, Searched};
+use search::{Frame, Node};
 use shape::{Box2, Box3, Box5, Shape};
 
 use super::grid::{cell_value, digit_byte};
@@ -180,41 +180,38 @@ impl BigSolver {
         match box_size {
             2 => {
                 let root = Node::from_values(values, queue);
-                finish(
-                    search::solve(root, limit, meter, &mut self.stack2, queue),
-                    values,
-                )
+                search_from(root, values, limit, meter, &mut self.stack2, queue)
             }
             3 => {
                 let root = Node::from_values(values, queue);
-                finish(
-                    search::solve(root, limit, meter, &mut self.stack3, queue),
-                    values,
-                )
+                search_from(root, values, limit, meter, &mut self.stack3, queue)
             }
             4 => {
                 let root = Node::from_values(values, queue);
-                finish(
-                    search::solve(root, limit, meter, &mut self.stack4, queue),
-                    values,
-                )
+                search_from(root, values, limit, meter, &mut self.stack4, queue)
             }
             _ => {
                 debug_assert_eq!(box_size, Box5::BOX, "grids have boxes of 2 to 5");
                 let root =
                     Planes25::from_values(values).and_then(|planes| planes.into_board(queue));
-                finish(
-                    search::solve(root, limit, meter, &mut self.stack5, queue),
-                    values,
-                )
+                search_from(root, values, limit, meter, &mut self.stack5, queue)
             }
         }
     }
 }
 
-/// What `found` says, its first solution's values written into `values`.
+/// Searches below `root` (the clues of `values`, propagated) and writes the first
+/// solution's values over `values` if one is found.
 #[inline(always)]
-fn finish<B: Node>(found: Searched<B>, values: &mut [u8]) -> LineResult {
+fn search_from<B: Node>(
+    root: Result<B, Contradiction>,
+    values: &mut [u8],
+    limit: u64,
+    meter: &mut Meter,
+    stack: &mut Vec<Frame<B>>,
+    queue: &mut Queue,
+) -> LineResult {
+    let found = search::solve(root, limit, meter, stack, queue);
     if let Some(board) = &found.first {
         board.write_values(values);
     }
