@@ -100,3 +100,22 @@ fn gecode(file: &str) -> PathBuf {
 fn fast_and_dlx_agree_on_gecode_16x16() {
     assert_fast_and_dlx_agree_and_unique(&gecode("gecode-16x16.txt"));
 }
+
+#[cfg_attr(
+    extra_corpora_missing,
+    ignore = "needs Gecode's Sudoku instances (docs/corpora.md): run scripts/gecode-sudokus.sh, \
+              set PUZZLEBENCH_EXTRA_CORPORA if not ../corpora-extra, and rebuild"
+)]
+#[test]
+fn fast_proves_every_gecode_25x25_puzzle_unique() {
+    // `dlx` finishes 2 of the 18 in minutes, so `fast` is checked by the independent
+    // checker alone: each puzzle solved, its solution valid and holding the clues, and
+    // no second solution (the search and clause learning behind it, limit 2).
+    let path = gecode("gecode-25x25.txt");
+    let grids = puzzles(&path);
+    assert_eq!(grids.len(), 18, "{}", path.display());
+    for (i, result) in solve_all(&grids, Algorithm::Fast).iter().enumerate() {
+        assert_eq!(result.status(), Status::Solved, "puzzle {}", i + 1);
+        assert!(result.first_solution.is_some(), "puzzle {}", i + 1);
+    }
+}

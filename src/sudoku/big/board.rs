@@ -422,15 +422,6 @@ impl<S: Shape> Board<S> {
         Ok(changed)
     }
 
-    /// Each cell's candidates (its digit once placed), row-major.
-    #[cfg(test)]
-    pub(super) fn candidate_masks(&self) -> Vec<u32> {
-        AsRef::<[u32]>::as_ref(&self.cells)
-            .iter()
-            .map(|&c| c & S::DIGITS)
-            .collect()
-    }
-
     /// The cell to guess on, as [`Node::guess`] chooses it.
     #[inline(always)]
     fn guess_cell(&self, weights: &[u32]) -> usize {
@@ -501,6 +492,13 @@ impl<S: Shape> Node for Board<S> {
 
     /// Only the 25×25 search was measured with last-conflict reasoning.
     const LAST_CONFLICT: bool = S::BOX == 5;
+
+    fn candidate_masks(&self) -> Vec<u32> {
+        AsRef::<[u32]>::as_ref(&self.cells)
+            .iter()
+            .map(|&c| c & S::DIGITS)
+            .collect()
+    }
 
     #[inline(always)]
     fn open_digit(&self, cell: usize) -> Option<u32> {

@@ -413,18 +413,6 @@ impl Deductions for Planes {
 }
 
 impl Planes {
-    /// Each cell's candidates (its digit once placed) as a mask, row-major.
-    #[cfg(test)]
-    pub(super) fn candidate_masks(&self) -> Vec<u32> {
-        (0..CELLS)
-            .map(|cell| {
-                (0..SIDE)
-                    .filter(|&d| self.planes[d][cell / 64] >> (cell % 64) & 1 != 0)
-                    .fold(0, |mask, d| mask | 1 << d)
-            })
-            .collect()
-    }
-
     /// The lowest digit (0-based) `cell` may hold.
     #[inline(always)]
     fn first_digit(&self, cell: usize) -> usize {
@@ -588,6 +576,16 @@ impl Node for Planes {
 
     /// Not measured on 16×16: its guesses stay as they were.
     const LAST_CONFLICT: bool = false;
+
+    fn candidate_masks(&self) -> Vec<u32> {
+        (0..CELLS)
+            .map(|cell| {
+                (0..SIDE)
+                    .filter(|&d| self.planes[d][cell / 64] >> (cell % 64) & 1 != 0)
+                    .fold(0, |mask, d| mask | 1 << d)
+            })
+            .collect()
+    }
 
     #[inline(always)]
     fn open_digit(&self, cell: usize) -> Option<u32> {

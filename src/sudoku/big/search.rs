@@ -30,6 +30,9 @@ pub(super) trait Node: Copy {
     /// The digit (as a mask) to try first in `cell` if the cell is still open: its
     /// lowest, as [`guess`](Node::guess) would.
     fn open_digit(&self, cell: usize) -> Option<u32>;
+    /// Each cell's candidates as a mask (bit `d - 1` for digit `d`; the digit alone once
+    /// placed), row-major.
+    fn candidate_masks(&self) -> Vec<u32>;
 }
 
 /// A board on the search stack, and the change it awaits before being propagated.
@@ -59,6 +62,9 @@ pub(super) struct Searched<B> {
     pub(super) stopped: Option<OverBudget>,
     /// The first solution's board.
     pub(super) first: Option<B>,
+    /// Whether the search gave up at its hand-over point, with at most one solution
+    /// found, for [`conflicts`](super::conflicts) to finish.
+    pub(super) handed_over: bool,
 }
 
 /// The cell to guess on and the digit to try first. With last-conflict reasoning
@@ -85,11 +91,13 @@ fn choose<B: Node>(board: &B, weights: &[u32], last_conflict: &mut Option<usize>
 
 /// Counts the solutions below `root` (a grid's clues, propagated; `Err` if they
 /// contradict each other) up to `limit` (at least 1), keeping the first, with `stack` and
-/// `queue` as scratch space.
+/// `queue` as scratch space. Gives up after `hand_over_at` guesses unless it has found
+/// two solutions by then.
 #[inline(always)]
 pub(super) fn solve<B: Node>(
     root: Result<B, Contradiction>,
     limit: u64,
+    mut hand_over_at: u64,
     meter: &mut Meter,
     stack: &mut Vec<Frame<B>>,
     queue: &mut Queue,
@@ -99,6 +107,7 @@ pub(super) fn solve<B: Node>(
         guesses: 0,
         stopped: None,
         first: None,
+        handed_over: false,
     };
     let Ok(board) = root else {
         return result;
@@ -109,8 +118,9 @@ pub(super) fn solve<B: Node>(
         pending: None,
     });
     // The meter is told the guesses in bulk, when `result.guesses` reaches `check_at`
-    // (never without a budget), so an unbudgeted guess costs one comparison.
-    let mut check_at = meter.nodes_until_check();
+    // (never without a budget), so an unbudgeted guess costs one comparison; the
+    // hand-over point is looked at there too.
+    let mut check_at = meter.nodes_until_check().min(hand_over_at);
     let mut told = 0;
     let mut weights = [1u32; 75];
     let mut contradictions = 0u64;
@@ -145,6 +155,9 @@ pub(super) fn solve<B: Node>(
             result.solutions += 1;
             if result.first.is_none() {
                 result.first = Some(top.board);
+            } else {
+                // Two solutions: the search counts on to the limit, being good at that.
+                hand_over_at = u64::MAX;
             }
             if result.solutions >= limit {
                 break;
@@ -159,7 +172,14 @@ pub(super) fn solve<B: Node>(
                 break;
             }
             told = result.guesses;
-            check_at = result.guesses.saturating_add(meter.nodes_until_check());
+            if result.guesses >= hand_over_at {
+                result.handed_over = true;
+                break;
+            }
+            check_at = result
+                .guesses
+                .saturating_add(meter.nodes_until_check())
+                .min(hand_over_at);
         }
         let (cell, digit) = choose(&top.board, &weights, &mut last_conflict);
         top.pending = Some((cell, digit, false));

@@ -87,6 +87,72 @@ fn random_partial_grids_agree_with_dlx() {
 }
 
 #[test]
+fn clause_learning_agrees_with_dlx() {
+    // Handed over at the root (the search's first guess) and after three guesses, which
+    // may have found a first solution for clause learning to rule out before it looks
+    // for more.
+    let mut rng = ChaCha8Rng::seed_from_u64(15);
+    let mut seen = [0; 3];
+    for hand_over_at in [0, 3] {
+        let mut solver = BigSolver::handing_over_at(hand_over_at);
+        for (box_size, count, blanks) in [
+            (2, 100, 4..14),
+            (3, 100, 40..70),
+            (4, 60, 120..200),
+            (5, 8, 200..330),
+        ] {
+            for _ in 0..count {
+                let blanks = rng.gen_range(blanks.clone());
+                let grid = random_partial(box_size, blanks, 0.4, &mut rng);
+                for limit in [1, 2, 5] {
+                    let result = assert_agrees_with_dlx(&mut solver, &grid, limit);
+                    if limit == 2 {
+                        seen[Status::ALL
+                            .iter()
+                            .position(|&s| s == result.status())
+                            .unwrap()] += 1;
+                    }
+                }
+            }
+        }
+    }
+    // The grids cover every verdict.
+    assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
+}
+
+#[test]
+fn clause_learning_counts_its_conflicts_against_the_node_budget() {
+    // The hardest of the generated hard 25×25 puzzles for clause learning from the root:
+    // it stops at the first look at the budget after the 10th node, having counted the
+    // search's one guess and the clauses learned.
+    let corpus = include_str!("../../../datasets/sudoku/generated-25x25-hard-30.txt");
+    let mut solver = BigSolver::handing_over_at(0);
+    let mut stopped = 0;
+    for line in corpus.lines().filter(|l| !l.starts_with('#')) {
+        let grid = Grid::from_line(line, None).unwrap();
+        let unlimited = solver.solve(&grid, 2, &mut Meter::unlimited());
+        assert_eq!(unlimited.status(), Status::Solved, "{grid}");
+        check_solution(&grid, unlimited.first_solution.as_ref().unwrap()).unwrap();
+        let mut meter = Meter::start(Budget {
+            timeout: None,
+            max_nodes: Some(10),
+        });
+        let budgeted = solver.solve(&grid, 2, &mut meter);
+        if let Some(over) = budgeted.stopped {
+            stopped += 1;
+            assert_eq!(over, OverBudget::Nodes(10), "{grid}");
+            assert!(budgeted.guesses > 10, "{grid}");
+            assert!(budgeted.guesses <= unlimited.guesses, "{grid}");
+            assert!(budgeted.solutions <= 1, "{grid}");
+        } else {
+            assert_eq!(budgeted.guesses, unlimited.guesses, "{grid}");
+            assert_eq!(budgeted.first_solution, unlimited.first_solution, "{grid}");
+        }
+    }
+    assert!(stopped > 0);
+}
+
+#[test]
 fn the_portable_build_agrees_with_the_one_for_modern_cpus() {
     // On a CPU with AVX2 and BMI2, `solve` runs the copy compiled for them; the portable
     // one must give the same counts, solutions and guesses.
