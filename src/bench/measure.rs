@@ -12,11 +12,12 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 
 use crate::batch::{
-    self, Cell, InputSpec, Job, JobError, NoProgress, Outcome, Record, RecordContent, RowFormatter,
+    self, InputSpec, Job, JobError, NoProgress, Outcome, Record, RecordContent, RowFormatter,
     RowSink, RunOptions, Value,
 };
 use crate::budget::Meter;
 use crate::puzzle::{Answer, Configured, Kind};
+use crate::report::CsvFormat;
 
 use super::error::BenchError;
 use super::suite::PlannedDataset;
@@ -207,17 +208,15 @@ impl<'a> Measuring<'a> {
     }
 }
 
-/// Discards rows. It has a formatter (that writes nothing) so that, as for result files, the
-/// workers build the rows rather than the writer.
+/// Discards rows, once made: its formatter is the CSV files' ([`CsvFormat`]), so that
+/// timed runs do what `solve` and `validate` do for their default output, rows formatted
+/// by the workers (and, where a job writes its own CSV rows, by the job), short of
+/// writing them out.
 struct NullSink;
-
-impl RowFormatter for NullSink {
-    fn format_row(&self, _row: &[Cell<'_>], _out: &mut Vec<u8>) {}
-}
 
 impl RowSink for NullSink {
     fn formatter(&self) -> Option<Arc<dyn RowFormatter>> {
-        Some(Arc::new(NullSink))
+        Some(Arc::new(CsvFormat))
     }
 
     fn write_formatted(&mut self, _rows: &[u8]) -> io::Result<()> {
