@@ -3,14 +3,17 @@
 //! the algorithms agree on the count when none was stopped, and a parsed grid writes back
 //! to a line that parses to the same grid. The batch job's own record path (lines and CSV
 //! fields) is run on the same text, and `fast` on a 9×9 or 16×16 line read as
-//! characters is checked against its grid.
+//! characters is checked against its grid. Clause learning (the big solver handing over
+//! at its first guess) is checked against the algorithms that finished.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use puzzlebench::batch::{Job, Record, RecordContent};
 use puzzlebench::budget::{Budget, Meter};
 use puzzlebench::puzzle::Puzzle;
-use puzzlebench::sudoku::{check_solution, Algorithm, Grid, SolveJob, Solver, SudokuPuzzle};
+use puzzlebench::sudoku::{
+    check_solution, Algorithm, BigSolver, Grid, SolveJob, Solver, SudokuPuzzle,
+};
 
 const BUDGET: Budget = Budget {
     timeout: None,
@@ -71,6 +74,24 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     line_route::<81>(text, &grid);
+    let learned = BigSolver::handing_over_at(0).solve(&grid, 2, &mut Meter::start(BUDGET));
+    if let Some(solution) = &learned.first_solution {
+        if let Err(error) = check_solution(&grid, solution) {
+            panic!("clause learning: a wrong solution ({error})");
+        }
+    }
+    if let (None, Some((algorithm, reference))) = (learned.stopped, finished.first()) {
+        assert_eq!(
+            learned.solutions, reference.solutions,
+            "clause learning and {algorithm} disagree"
+        );
+        if learned.solutions == 1 {
+            assert_eq!(
+                learned.first_solution, reference.first_solution,
+                "{algorithm}"
+            );
+        }
+    }
     if let Some(((first, a), rest)) = finished.split_first() {
         for (other, b) in rest {
             assert_eq!(a.solutions, b.solutions, "{first} and {other} disagree");
