@@ -57,22 +57,21 @@ fn generated_puzzles_agree_with_dlx_on_every_size() {
     }
 }
 
-#[test]
-fn random_partial_grids_agree_with_dlx() {
-    let mut rng = ChaCha8Rng::seed_from_u64(12);
-    let mut solver = BigSolver::new();
-    let mut seen = [0; 3];
-    for (box_size, count, blanks) in [
-        (2, 300, 4..14),
-        (3, 300, 40..70),
-        (4, 200, 120..200),
-        (5, 30, 200..330),
-    ] {
+/// Random partial grids of each `(box size, count, blanks)`, each solved with limits 1,
+/// 2 and 5 and checked against `dlx` ([`assert_agrees_with_dlx`]); adds each grid's
+/// verdict under limit 2 to `seen` (in [`Status::ALL`]'s order).
+fn agree_on_random_partials(
+    solver: &mut BigSolver,
+    sizes: [(usize, usize, std::ops::Range<usize>); 4],
+    rng: &mut ChaCha8Rng,
+    seen: &mut [u32; 3],
+) {
+    for (box_size, count, blanks) in sizes {
         for _ in 0..count {
             let blanks = rng.gen_range(blanks.clone());
-            let grid = random_partial(box_size, blanks, 0.4, &mut rng);
+            let grid = random_partial(box_size, blanks, 0.4, rng);
             for limit in [1, 2, 5] {
-                let result = assert_agrees_with_dlx(&mut solver, &grid, limit);
+                let result = assert_agrees_with_dlx(solver, &grid, limit);
                 if limit == 2 {
                     seen[Status::ALL
                         .iter()
@@ -82,6 +81,19 @@ fn random_partial_grids_agree_with_dlx() {
             }
         }
     }
+}
+
+#[test]
+fn random_partial_grids_agree_with_dlx() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let mut seen = [0; 3];
+    let sizes = [
+        (2, 300, 4..14),
+        (3, 300, 40..70),
+        (4, 200, 120..200),
+        (5, 30, 200..330),
+    ];
+    agree_on_random_partials(&mut BigSolver::new(), sizes, &mut rng, &mut seen);
     // The grids cover every verdict.
     assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
 }
@@ -94,27 +106,14 @@ fn clause_learning_agrees_with_dlx() {
     let mut rng = ChaCha8Rng::seed_from_u64(15);
     let mut seen = [0; 3];
     for hand_over_at in [0, 3] {
-        let mut solver = BigSolver::handing_over_at(hand_over_at);
-        for (box_size, count, blanks) in [
+        let sizes = [
             (2, 100, 4..14),
             (3, 100, 40..70),
             (4, 60, 120..200),
             (5, 8, 200..330),
-        ] {
-            for _ in 0..count {
-                let blanks = rng.gen_range(blanks.clone());
-                let grid = random_partial(box_size, blanks, 0.4, &mut rng);
-                for limit in [1, 2, 5] {
-                    let result = assert_agrees_with_dlx(&mut solver, &grid, limit);
-                    if limit == 2 {
-                        seen[Status::ALL
-                            .iter()
-                            .position(|&s| s == result.status())
-                            .unwrap()] += 1;
-                    }
-                }
-            }
-        }
+        ];
+        let mut solver = BigSolver::handing_over_at(hand_over_at);
+        agree_on_random_partials(&mut solver, sizes, &mut rng, &mut seen);
     }
     // The grids cover every verdict.
     assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
