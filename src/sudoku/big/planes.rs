@@ -193,6 +193,51 @@ impl Planes {
     }
 }
 
+/// The planes of the clues in `values` (0 for a blank, 1 to 16 for the digits): bit
+/// `i % 64` of word `i / 64` of plane `d` set when cell `i` holds `d + 1`. With AVX2
+/// (`super::planes_x86`), 32 cells a comparison.
+#[inline(always)]
+fn clue_planes(values: &[u8; CELLS]) -> [[u64; 4]; SIDE] {
+    #[cfg(target_arch = "x86_64")]
+    if super::planes_x86::has_avx2() {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { super::planes_x86::clue_planes(values) };
+    }
+    clue_planes_portable(values)
+}
+
+/// [`clue_planes`] on any CPU: the loop visits the clues alone, found from a mask of the
+/// nonzero cells (a branch on each cell, whether it holds a clue, is unpredictable).
+#[inline(always)]
+fn clue_planes_portable(values: &[u8; CELLS]) -> [[u64; 4]; SIDE] {
+    let mut clues = [[0u64; 4]; SIDE];
+    for (w, chunk) in values.chunks_exact(64).enumerate() {
+        let mut given = nonzero_bytes(chunk);
+        while given != 0 {
+            let i = given.trailing_zeros() as usize;
+            given &= given - 1;
+            let d = usize::from(chunk[i] - 1) % SIDE;
+            clues[d][w] |= 1 << i;
+        }
+    }
+    clues
+}
+
+/// The values (1 to 16) of a solved board's cells, each cell in exactly one of the
+/// digit `planes`, written plane by plane on any CPU.
+#[inline(always)]
+fn solved_values_portable(planes: &[[u64; 4]; SIDE], values: &mut [u8; CELLS]) {
+    for (d, plane) in planes.iter().enumerate() {
+        for (w, &word) in plane.iter().enumerate() {
+            let mut cells = word;
+            while cells != 0 {
+                values[w * 64 + cells.trailing_zeros() as usize] = d as u8 + 1;
+                cells &= cells - 1;
+            }
+        }
+    }
+}
+
 /// The open cells of a digit's plane `p` that are its only place in their row, column or
 /// box; `Err` if a unit has no place for it. Each unit is read in every band at once:
 /// with AVX2 (`super::planes_x86`), the four bands as one vector.
@@ -429,22 +474,13 @@ impl Node for Planes {
         // The clues are set in bulk rather than placed one by one (placing 150 clues one
         // by one was a third of an easy puzzle's time): each clue's bit in its digit's
         // plane, then per digit the rows, columns and boxes that hold it, folded from its
-        // plane in a few word operations, and the plane from those. The loop visits the
-        // clues alone, found from a mask of the nonzero cells: a branch on each cell
-        // (whether it holds a clue is unpredictable) and per-cell bookkeeping were most
-        // of the set-up's time.
-        let mut clues = [[0u64; 4]; SIDE];
-        let mut counts = [0u64; SIDE];
+        // plane in a few word operations, and the plane from those.
+        let values: &[u8; CELLS] = values.try_into().expect("a 16×16 grid has 256 cells");
+        let clues = clue_planes(values);
         let mut placed = [0u64; 4];
-        for (w, chunk) in values.chunks_exact(64).enumerate() {
-            let mut given = nonzero_bytes(chunk);
-            placed[w] = given;
-            while given != 0 {
-                let i = given.trailing_zeros() as usize;
-                given &= given - 1;
-                let d = usize::from(chunk[i] - 1) % SIDE;
-                clues[d][w] |= 1 << i;
-                counts[d] += 1;
+        for plane in &clues {
+            for (cells, word) in placed.iter_mut().zip(plane) {
+                *cells |= word;
             }
         }
         let mut planes = [[0u64; 4]; SIDE];
@@ -456,9 +492,10 @@ impl Node for Planes {
             let columns = once * COLUMN;
             // Distinct rows and boxes holding the digit: as many as its clues, or two
             // clues share one.
-            let (mut rows, mut boxes) = (0, 0);
+            let (mut rows, mut boxes, mut count) = (0, 0, 0);
             for w in 0..4 {
                 let x = p[w];
+                count += u64::from(x.count_ones());
                 let y = rows_held(x);
                 rows += y.wrapping_mul(COLUMN) >> 48;
                 // Bit 4b: box b of the band holds the digit.
@@ -469,7 +506,7 @@ impl Node for Planes {
                 let taken = (y * ROW) | ((s * 0xF) * COLUMN) | columns | placed[w];
                 planes[d][w] = !taken | x;
             }
-            if twice != 0 || rows != counts[d] || boxes != counts[d] {
+            if twice != 0 || rows != count || boxes != count {
                 // Which clues conflict does not matter, since the search stops here.
                 return Err(Contradiction(0));
             }
@@ -507,15 +544,15 @@ impl Node for Planes {
 
     #[inline(always)]
     fn write_values(&self, values: &mut [u8]) {
-        for (d, plane) in self.planes.iter().enumerate() {
-            for (w, &word) in plane.iter().enumerate() {
-                let mut cells = word;
-                while cells != 0 {
-                    values[w * 64 + cells.trailing_zeros() as usize] = d as u8 + 1;
-                    cells &= cells - 1;
-                }
-            }
+        let values: &mut [u8; CELLS] = values.try_into().expect("a 16×16 grid has 256 cells");
+        #[cfg(target_arch = "x86_64")]
+        if super::planes_x86::has_avx2() {
+            // SAFETY: the CPU has AVX2, checked just above; a solved board has each cell
+            // in exactly one plane.
+            unsafe { super::planes_x86::solved_values(&self.planes, values) };
+            return;
         }
+        solved_values_portable(&self.planes, values);
     }
 
     /// The open cell with the fewest candidates per weight of its units, as
@@ -596,7 +633,10 @@ impl Node for Planes {
 
 #[cfg(test)]
 mod tests {
-    use super::{hidden_single_cells_portable, nonzero_bytes, PEERS};
+    use super::{
+        clue_planes_portable, hidden_single_cells_portable, nonzero_bytes, solved_values_portable,
+        CELLS, PEERS, SIDE,
+    };
 
     /// The AVX2 scan for hidden singles finds what the portable one finds, on planes of
     /// every density, with some units emptied.
@@ -648,6 +688,53 @@ mod tests {
             found > 10_000 && empty > 10_000,
             "{found} with singles, {empty} empty"
         );
+    }
+
+    /// The AVX2 way in and out of the board (clue planes from a line of values, a solved
+    /// board's values) agree with the portable loops, on lines of every density and on
+    /// boards of every digit in every cell.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn clue_planes_and_solved_values_with_avx2_match_the_portable_loops() {
+        use crate::sudoku::big::planes_x86;
+        if !planes_x86::has_avx2() {
+            return;
+        }
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for round in 0..2_000 {
+            // Blanks from none to all but a few; the digits 1 to 16.
+            let blanks = round % (CELLS + 1);
+            let mut values = [0u8; CELLS];
+            for value in &mut values {
+                if next() % CELLS >= blanks {
+                    *value = (next() % SIDE) as u8 + 1;
+                }
+            }
+            let portable = clue_planes_portable(&values);
+            // SAFETY: the CPU has AVX2, checked above.
+            let avx2 = unsafe { planes_x86::clue_planes(&values) };
+            assert_eq!(portable, avx2, "values {values:?}");
+            // Every cell in exactly one plane, as on a solved board.
+            let mut filled = values;
+            for value in &mut filled {
+                if *value == 0 {
+                    *value = (next() % SIDE) as u8 + 1;
+                }
+            }
+            let planes = clue_planes_portable(&filled);
+            let (mut slow, mut fast) = ([0u8; CELLS], [0u8; CELLS]);
+            solved_values_portable(&planes, &mut slow);
+            // SAFETY: the CPU has AVX2, checked above.
+            unsafe { planes_x86::solved_values(&planes, &mut fast) };
+            assert_eq!(slow, filled);
+            assert_eq!(fast, filled);
+        }
     }
 
     #[test]
