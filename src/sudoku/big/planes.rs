@@ -638,6 +638,17 @@ mod tests {
         CELLS, PEERS, SIDE,
     };
 
+    /// The states of a 64-bit linear congruential generator after `seed`, one a call:
+    /// the tests' reproducible random planes and lines.
+    fn lcg(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed
+        }
+    }
+
     /// The AVX2 scan for hidden singles finds what the portable one finds, on planes of
     /// every density, with some units emptied.
     #[cfg(target_arch = "x86_64")]
@@ -646,11 +657,9 @@ mod tests {
         if !crate::sudoku::big::planes_x86::has_avx2() {
             return;
         }
-        let mut seed = 5u64;
+        let mut state = lcg(5);
         let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            let seed = state();
             seed ^ seed >> 29
         };
         let (mut found, mut empty) = (0, 0);
@@ -700,13 +709,8 @@ mod tests {
         if !planes_x86::has_avx2() {
             return;
         }
-        let mut seed = 11u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
+        let mut state = lcg(11);
+        let mut next = || (state() >> 33) as usize;
         for round in 0..2_000 {
             // Blanks from none to all but a few; the digits 1 to 16.
             let blanks = round % (CELLS + 1);
