@@ -14,6 +14,7 @@ mod decode;
 mod input;
 mod interrupt;
 mod progress;
+mod published;
 mod recycled;
 mod runner;
 mod shard;

@@ -18,6 +18,7 @@ use super::cell::LineNumbers;
 use super::clock::RecordClock;
 use super::cutter::{ChunkCutter, RawChunk};
 use super::decode::decode;
+use super::published::{PublishedRows, RowAppender};
 use super::stats::{keep_if_slow, LatencyCounts, SlowRecord, SLOWEST_KEPT};
 use super::{
     push_csv_field, push_micros, BatchError, Cell, CsvRow, Excerpt, InputFormat, InputSpec, Job,
@@ -283,13 +284,8 @@ struct Processed {
     cut_short: bool,
 }
 
-/// A chunk's rows not yet taken by the writer, with what they add to the statistics.
-///
-/// The worker processing the chunk adds each record's row under the lock of its
-/// [`SharedOutput`]; the writer takes the rows done so far when the chunk is next in
-/// order and a slow record holds it back, so that no finished row waits for a slow record
-/// after it. (One uncontended lock per record: a few nanoseconds, against hundreds for the
-/// fastest records.)
+/// A chunk's rows for the writer, with what they add to the statistics: all of them when
+/// the chunk is done, or (taken early) those done so far, whose counts come with the rest.
 struct ChunkOutput {
     rows: ChunkRows,
     counts: ChunkCounts,
@@ -298,43 +294,43 @@ struct ChunkOutput {
     resumed_after: Option<(u64, Vec<String>)>,
 }
 
-/// A chunk's output, shared by its worker and the writer.
-type SharedOutput = Arc<Mutex<ChunkOutput>>;
-
 impl ChunkOutput {
-    /// No rows yet, as values or (with a formatter) formatted.
-    fn empty(formatted: bool, tallied: usize, slow_floor: u64) -> Self {
-        ChunkOutput {
-            rows: if formatted {
-                ChunkRows::Formatted(Vec::new())
-            } else {
-                ChunkRows::Values(Vec::new())
-            },
-            counts: ChunkCounts::new(tallied, 0, slow_floor),
-            resumed_after: None,
-        }
-    }
-
     /// Whether there is anything for the writer.
     fn is_empty(&self) -> bool {
-        self.counts.nanos.is_empty() && self.resumed_after.is_none()
-    }
-
-    /// Takes the rows so far, leaving none.
-    fn take(&mut self) -> ChunkOutput {
-        let formatted = matches!(self.rows, ChunkRows::Formatted(_));
-        std::mem::replace(
-            self,
-            ChunkOutput::empty(formatted, self.counts.tallies.len(), self.counts.slow_floor),
-        )
+        let no_rows = match &self.rows {
+            ChunkRows::Values(rows) => rows.is_empty(),
+            ChunkRows::Formatted(bytes) => bytes.is_empty(),
+        };
+        no_rows && self.counts.nanos.is_empty() && self.resumed_after.is_none()
     }
 }
 
-/// Locks a chunk's output. A panic while holding the lock (only a job's, caught and
-/// turned into an error row) leaves whole rows: the output is still sound.
-fn lock(output: &Mutex<ChunkOutput>) -> std::sync::MutexGuard<'_, ChunkOutput> {
-    output
-        .lock()
+/// What a chunk's worker hands the writer before the chunk is done, under a lock: rows as
+/// values (for a sink without a formatter) and the resume point.
+#[derive(Default)]
+struct HeldRows {
+    values: Vec<ProcessedRow>,
+    resumed_after: Option<(u64, Vec<String>)>,
+}
+
+/// The writer's side of a chunk still being processed: the rows done so far, taken when
+/// the chunk is next in order and a slow record holds it back, so that no finished row
+/// waits for a slow record after it.
+struct EarlyRows {
+    held: Arc<Mutex<HeldRows>>,
+    formatted: Arc<PublishedRows>,
+}
+
+/// The worker's side of [`EarlyRows`].
+struct ChunkSink {
+    held: Arc<Mutex<HeldRows>>,
+    formatted: RowAppender,
+}
+
+/// Locks a chunk's held rows. A panic while holding the lock (only a job's, caught and
+/// turned into an error row) leaves whole rows: they are still sound.
+fn lock(held: &Mutex<HeldRows>) -> std::sync::MutexGuard<'_, HeldRows> {
+    held.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -792,44 +788,60 @@ struct InOrder {
     next: u64,
     /// Chunks cut but not yet written.
     unwritten: usize,
-    /// The output of every chunk not yet written, in order: `(seq, file, output)`.
-    outputs: VecDeque<(u64, usize, SharedOutput)>,
+    /// The early rows of every chunk not yet written, in order: `(seq, file, rows)`.
+    outputs: VecDeque<(u64, usize, EarlyRows)>,
 }
 
 impl InOrder {
-    /// Notes a chunk handed to a worker, and gives the output its worker fills.
-    fn spawned(
-        &mut self,
-        seq: u64,
-        file: usize,
-        tallied: usize,
-        formatted: bool,
-        slow_floor: u64,
-    ) -> SharedOutput {
-        let output = Arc::new(Mutex::new(ChunkOutput::empty(
-            formatted, tallied, slow_floor,
-        )));
-        self.outputs.push_back((seq, file, Arc::clone(&output)));
+    /// Notes a chunk handed to a worker, and gives the sink its worker fills.
+    fn spawned(&mut self, seq: u64, file: usize) -> ChunkSink {
+        let held = Arc::new(Mutex::new(HeldRows::default()));
+        let (formatted, appender) = PublishedRows::new();
+        let early = EarlyRows {
+            held: Arc::clone(&held),
+            formatted,
+        };
+        self.outputs.push_back((seq, file, early));
         self.unwritten += 1;
-        output
+        ChunkSink {
+            held,
+            formatted: appender,
+        }
     }
 
     /// Writes the rows done so far of the next chunk in order, which is still being
     /// processed: a slow record holds it back.
-    fn write_early(&mut self, writer: &mut Writer<'_, '_>) -> Result<(), BatchError> {
-        let Some((seq, file, output)) = self.outputs.front() else {
+    fn write_early(
+        &mut self,
+        writer: &mut Writer<'_, '_>,
+        formatted: bool,
+    ) -> Result<(), BatchError> {
+        let Some((seq, file, early)) = self.outputs.front() else {
             return Ok(());
         };
         if *seq != self.next || self.pending.contains_key(seq) {
             return Ok(());
         }
-        let output = {
-            let mut output = lock(output);
-            if output.is_empty() {
-                return Ok(());
-            }
-            output.take()
+        // The formatted rows first: a resume point is held before any row is published, so
+        // rows seen here come with the resume point that precedes them.
+        let formatted_rows = early.formatted.take_early();
+        let (values, resumed_after) = {
+            let mut held = lock(&early.held);
+            (std::mem::take(&mut held.values), held.resumed_after.take())
         };
+        let rows = if formatted {
+            ChunkRows::Formatted(formatted_rows)
+        } else {
+            ChunkRows::Values(values)
+        };
+        let output = ChunkOutput {
+            rows,
+            counts: ChunkCounts::new(0, 0, 0),
+            resumed_after,
+        };
+        if output.is_empty() {
+            return Ok(());
+        }
         writer.write(Processed {
             seq: *seq,
             file: *file,
@@ -916,19 +928,14 @@ fn fan_out<J: Job>(
                         break;
                     }
                 };
-                let output = order.spawned(
-                    chunk.seq,
-                    chunk.file,
-                    shared.tallied.len(),
-                    formatted,
-                    writer.slow_floor(),
-                );
+                let sink = order.spawned(chunk.seq, chunk.file);
+                let slow_floor = writer.slow_floor();
                 // Dropping the rest of a faulty record may read for long (an endless line
                 // runs until Ctrl-C): its error row and every row before it go out first.
                 let faulty = chunk.raw.fault.is_some();
                 let done_tx = done_tx.clone();
                 pool_scope.spawn(move |_| {
-                    let processed = process_chunk(shared, chunk, &output);
+                    let processed = process_chunk(shared, chunk, sink, slow_floor);
                     // The receiver lives until every spawned chunk is done.
                     let _ = done_tx.send(processed);
                 });
@@ -961,7 +968,9 @@ fn fan_out<J: Job>(
                 Err(_) => {
                     // A slow record holds the next rows back: every row before it goes
                     // out, those of its own chunk too, and again while it runs.
-                    let early = order.write_early(writer).and_then(|()| writer.flush());
+                    let early = order
+                        .write_early(writer, formatted)
+                        .and_then(|()| writer.flush());
                     if let Err(error) = early {
                         write_result = Err(error);
                         break;
@@ -1246,7 +1255,8 @@ impl<J: Job> Reading<'_, J> {
 fn process_chunk<J: Job>(
     shared: &Shared<'_, J>,
     chunk: Chunk<J::Layout>,
-    output: &Mutex<ChunkOutput>,
+    mut sink: ChunkSink,
+    slow_floor: u64,
 ) -> Processed {
     let job = shared.job;
     let take = || shared.workers.lock().ok().and_then(|mut w| w.pop());
@@ -1254,12 +1264,10 @@ fn process_chunk<J: Job>(
     let decoded = decode(&chunk.raw, chunk.format);
     let field_texts = decoded.field_texts();
     let clock = RecordClock::for_chunk();
-    {
-        let mut output = lock(output);
-        output.counts.nanos.reserve(decoded.len());
-        if let ChunkRows::Formatted(bytes) = &mut output.rows {
-            *bytes = shared.buffers.take();
-        }
+    let mut counts = ChunkCounts::new(shared.tallied.len(), decoded.len(), slow_floor);
+    let formatted = shared.formatter.is_some();
+    if formatted {
+        sink.formatted.reuse(shared.buffers.take());
     }
     let file = shared
         .schema
@@ -1296,7 +1304,7 @@ fn process_chunk<J: Job>(
                 let carried = &chunk.layout.carried[..];
                 shared.schema.carried_cells(carried, &record, &mut cells);
                 let texts = cells.into_iter().map(|c| Value::from(c).to_text());
-                lock(output).resumed_after = Some((record.line, texts.collect()));
+                lock(&sink.held).resumed_after = Some((record.line, texts.collect()));
             }
             continue;
         }
@@ -1346,50 +1354,39 @@ fn process_chunk<J: Job>(
                 row.push(b',');
                 push_micros(nanos, &mut row);
                 row.push(b'\n');
-                let mut output = lock(output);
-                let output = &mut *output;
-                output
-                    .counts
-                    .count_written(written, (chunk.file, record.line), nanos);
-                if let ChunkRows::Formatted(bytes) = &mut output.rows {
-                    bytes.extend_from_slice(&row);
-                }
+                counts.count_written(written, (chunk.file, record.line), nanos);
+                sink.formatted.push_rows(&row);
                 continue;
             }
             Ok(CsvRow::Outcome(outcome)) => outcome,
             Err(error) => error_outcome(error, shared.schema.job_columns.len()),
         };
         let carried = (&chunk.layout.carried[..], &record);
-        let mut output = lock(output);
-        let output = &mut *output;
-        output
-            .counts
-            .count(&outcome, (chunk.file, record.line), nanos, shared.tallied);
-        match (&mut output.rows, &shared.formatter) {
+        counts.count(&outcome, (chunk.file, record.line), nanos, shared.tallied);
+        match &shared.formatter {
             // Formatting here rather than in the writer: writing a result file of fast
             // records kept the calling thread as busy as a worker.
-            (ChunkRows::Formatted(bytes), Some(formatter)) => {
-                let row = shared
+            Some(formatter) => {
+                let cells = shared
                     .schema
                     .cells(file.as_deref(), carried, &outcome, nanos);
-                formatter.format_row(&row, bytes);
-                drop(row);
+                row.clear();
+                formatter.format_row(&cells, &mut row);
+                drop(cells);
+                sink.formatted.push_rows(&row);
                 job.recycle(&mut worker, outcome);
             }
-            (ChunkRows::Values(values), _) => {
+            None => {
                 let mut cells = Vec::new();
                 shared
                     .schema
                     .carried_cells(carried.0, carried.1, &mut cells);
-                values.push(ProcessedRow {
+                lock(&sink.held).values.push(ProcessedRow {
                     line: record.line,
                     carried: cells.into_iter().map(Value::from).collect(),
                     outcome,
                     nanos,
                 });
-            }
-            (ChunkRows::Formatted(_), None) => {
-                unreachable!("rows are formatted only where the sink has a formatter")
             }
         }
     }
@@ -1403,10 +1400,23 @@ fn process_chunk<J: Job>(
     if let Some(per_record) = total_nanos.checked_div(paced).filter(|_| timed > 0) {
         shared.pace.store(per_record.max(1), Ordering::Relaxed);
     }
+    let (values, resumed_after) = {
+        let mut held = lock(&sink.held);
+        (std::mem::take(&mut held.values), held.resumed_after.take())
+    };
+    let formatted_rows = sink.formatted.finish();
     Processed {
         seq: chunk.seq,
         file: chunk.file,
-        output: lock(output).take(),
+        output: ChunkOutput {
+            rows: if formatted {
+                ChunkRows::Formatted(formatted_rows)
+            } else {
+                ChunkRows::Values(values)
+            },
+            counts,
+            resumed_after,
+        },
         cut_short,
     }
 }
