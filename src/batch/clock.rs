@@ -19,8 +19,10 @@ pub(crate) enum Stamp {
 /// Times the records of one chunk.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RecordClock {
-    /// Nanoseconds per counter tick, once known (and a counter there is).
-    nanos_per_tick: Option<f64>,
+    /// Nanoseconds per counter tick as a 32.32 fixed-point number, once known (and a
+    /// counter there is): a multiply and a shift a record, where converting the ticks to a
+    /// float and back took a dozen instructions.
+    nanos_per_tick: Option<u64>,
 }
 
 impl RecordClock {
@@ -37,7 +39,7 @@ impl RecordClock {
         let elapsed = origin.elapsed();
         let counted = now_ticks.saturating_sub(origin_ticks);
         let nanos_per_tick = (elapsed >= CALIBRATION && counted > 0)
-            .then(|| elapsed.as_nanos() as f64 / counted as f64);
+            .then(|| ((elapsed.as_nanos() << 32) / u128::from(counted)) as u64);
         RecordClock { nanos_per_tick }
     }
 
@@ -57,7 +59,8 @@ impl RecordClock {
         match (*last, self.nanos_per_tick, ticks()) {
             (Stamp::Ticks(start), Some(rate), Some(now)) => {
                 *last = Stamp::Ticks(now);
-                (now.saturating_sub(start) as f64 * rate) as u64
+                let nanos = (u128::from(now.saturating_sub(start)) * u128::from(rate)) >> 32;
+                u64::try_from(nanos).unwrap_or(u64::MAX)
             }
             (Stamp::Clock(start), ..) => {
                 let now = Instant::now();
