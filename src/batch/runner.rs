@@ -334,6 +334,24 @@ fn lock(held: &Mutex<HeldRows>) -> std::sync::MutexGuard<'_, HeldRows> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The rows done so far (formatted ones from `take_formatted`, else the held values) and
+/// the resume point, all taken under `held`'s lock: the worker sets the resume point under
+/// it before publishing any row, so rows never go out without the resume point before
+/// them, whichever of the writer (taking early) and the worker (finishing) comes first.
+fn take_rows(
+    held: &Mutex<HeldRows>,
+    formatted: bool,
+    take_formatted: impl FnOnce() -> Vec<u8>,
+) -> (ChunkRows, Option<(u64, Vec<String>)>) {
+    let mut held = lock(held);
+    let rows = if formatted {
+        ChunkRows::Formatted(take_formatted())
+    } else {
+        ChunkRows::Values(std::mem::take(&mut held.values))
+    };
+    (rows, held.resumed_after.take())
+}
+
 /// The columns of a run's rows, and how one record's result fills them: `file` (only when
 /// there are several inputs), `line`, `status`, the input's carried CSV columns, the job's
 /// own columns, `error` and `micros`.
@@ -822,18 +840,8 @@ impl InOrder {
         if *seq != self.next || self.pending.contains_key(seq) {
             return Ok(());
         }
-        // The formatted rows first: a resume point is held before any row is published, so
-        // rows seen here come with the resume point that precedes them.
-        let formatted_rows = early.formatted.take_early();
-        let (values, resumed_after) = {
-            let mut held = lock(&early.held);
-            (std::mem::take(&mut held.values), held.resumed_after.take())
-        };
-        let rows = if formatted {
-            ChunkRows::Formatted(formatted_rows)
-        } else {
-            ChunkRows::Values(values)
-        };
+        let (rows, resumed_after) =
+            take_rows(&early.held, formatted, || early.formatted.take_early());
         let output = ChunkOutput {
             rows,
             counts: ChunkCounts::new(0, 0, 0),
@@ -1400,20 +1408,16 @@ fn process_chunk<J: Job>(
     if let Some(per_record) = total_nanos.checked_div(paced).filter(|_| timed > 0) {
         shared.pace.store(per_record.max(1), Ordering::Relaxed);
     }
-    let (values, resumed_after) = {
-        let mut held = lock(&sink.held);
-        (std::mem::take(&mut held.values), held.resumed_after.take())
-    };
-    let formatted_rows = sink.formatted.finish();
+    let ChunkSink {
+        held,
+        formatted: appender,
+    } = sink;
+    let (rows, resumed_after) = take_rows(&held, formatted, || appender.finish());
     Processed {
         seq: chunk.seq,
         file: chunk.file,
         output: ChunkOutput {
-            rows: if formatted {
-                ChunkRows::Formatted(formatted_rows)
-            } else {
-                ChunkRows::Values(values)
-            },
+            rows,
             counts,
             resumed_after,
         },
