@@ -465,15 +465,16 @@ impl BufferPool {
     /// Buffers kept, at most.
     const KEPT: usize = 64;
 
-    /// An empty buffer, with room if one was given back.
+    /// A buffer with room if one was given back. Its length is how many of its bytes hold
+    /// values, leftovers of its earlier use: [`ChunkCutter::recycle`] reads into them
+    /// without zeroing them first; other users empty it.
     fn take(&self) -> Vec<u8> {
         let buffer = self.0.lock().ok().and_then(|mut buffers| buffers.pop());
         buffer.unwrap_or_default()
     }
 
-    /// Gives a buffer back.
-    fn give(&self, mut buffer: Vec<u8>) {
-        buffer.clear();
+    /// Gives a buffer back, as it is.
+    fn give(&self, buffer: Vec<u8>) {
         if let Ok(mut buffers) = self.0.lock() {
             if buffers.len() < Self::KEPT {
                 buffers.push(buffer);

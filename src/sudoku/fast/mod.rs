@@ -756,8 +756,7 @@ fn solve_line_modern(
     };
     if let Some(candidates) = first {
         // SAFETY: as above.
-        let bytes = unsafe { x86::solution_bytes(&candidates, b'0') };
-        solution.copy_from_slice(&bytes[..81]);
+        unsafe { x86::solution_line(&candidates, solution) };
     }
     Some(LineResult {
         solutions: result.solutions,

@@ -429,6 +429,14 @@ fn the_avx2_solution_bytes_match_the_portable_ones() {
             let vector = unsafe { x86::solution_bytes(&candidates, offset) };
             assert_eq!(vector[..81], portable[..81], "{candidates:x?}");
         }
+        let mut line = [b'x'; 81];
+        // SAFETY: as above.
+        unsafe { x86::solution_line(&candidates, &mut line) };
+        assert_eq!(
+            line[..],
+            solution_bytes(&candidates, b'0')[..81],
+            "{candidates:x?}"
+        );
     }
     // SAFETY: as above.
     let line = unsafe { x86::solution_bytes(&solved.candidates, b'0') };
