@@ -69,41 +69,7 @@ pub(crate) enum LineEnd {
 /// byte follows `bytes` (a `\r` at the end is then a line ending of its own).
 #[inline]
 pub(crate) fn find_line_end(bytes: &[u8], from: usize, at_end: bool) -> LineEnd {
-    line_end_at(bytes, from, at_end, find_line_ending(&bytes[from..]))
-}
-
-/// What a search for a line's end passed over before the line ending (or before where it
-/// stopped): whether those bytes hold a `"`, and a byte outside ASCII.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Passed {
-    pub quote: bool,
-    pub non_ascii: bool,
-}
-
-/// As [`find_line_end`], noting in `passed` what the search passed over (added to what
-/// it already holds).
-///
-/// The cutter's search, in one pass over the bytes: it tells the CSV state machine
-/// whether the line holds a quote and the workers whether the chunk is ASCII, where a
-/// quote search per line and a UTF-8 check per chunk cost 1.4% of a two-thread run over
-/// Kaggle's CSV, against 0.5% for the line ending search alone (`perf`, 2026-11-29).
-#[inline]
-pub(crate) fn find_line_end_noting(
-    bytes: &[u8],
-    from: usize,
-    at_end: bool,
-    passed: &mut Passed,
-) -> LineEnd {
-    let (offset, seen) = scan_line(&bytes[from..]);
-    passed.quote |= seen.quote;
-    passed.non_ascii |= seen.non_ascii;
-    line_end_at(bytes, from, at_end, offset)
-}
-
-/// The line end when the first `\n` or `\r` from `from` on is `offset` bytes further.
-#[inline]
-fn line_end_at(bytes: &[u8], from: usize, at_end: bool, offset: Option<usize>) -> LineEnd {
-    match offset {
+    match find_line_ending(&bytes[from..]) {
         None => LineEnd::NotYet {
             searched: bytes.len(),
         },
@@ -134,79 +100,6 @@ fn line_end_at(bytes: &[u8], from: usize, at_end: bool, offset: Option<usize>) -
     }
 }
 
-/// The first `\n` or `\r` of `bytes`, and what the bytes before it (all of them when
-/// there is none) hold.
-#[inline]
-fn scan_line(bytes: &[u8]) -> (Option<usize>, Passed) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2.
-            return unsafe { scan_line_avx2(bytes) };
-        }
-    }
-    scan_line_portable(bytes)
-}
-
-/// [`scan_line`] a byte at a time.
-fn scan_line_portable(bytes: &[u8]) -> (Option<usize>, Passed) {
-    let mut passed = Passed::default();
-    for (at, &byte) in bytes.iter().enumerate() {
-        match byte {
-            b'\n' | b'\r' => return (Some(at), passed),
-            b'"' => passed.quote = true,
-            0x80.. => passed.non_ascii = true,
-            _ => {}
-        }
-    }
-    (None, passed)
-}
-
-/// [`scan_line`] 32 bytes at a time: a line ending, a quote and a high bit are three masks
-/// of one load; the last bytes (fewer than 32) a byte at a time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn scan_line_avx2(bytes: &[u8]) -> (Option<usize>, Passed) {
-    use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set1_epi8,
-    };
-    let newline = _mm256_set1_epi8(b'\n' as i8);
-    let carriage_return = _mm256_set1_epi8(b'\r' as i8);
-    let quote = _mm256_set1_epi8(b'"' as i8);
-    let (mut quotes, mut high) = (0u32, 0u32);
-    let mut at = 0;
-    while at + 32 <= bytes.len() {
-        // SAFETY: the 32 bytes from `at` lie inside `bytes`; the load is unaligned.
-        let block = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(at).cast::<__m256i>()) };
-        let endings = _mm256_or_si256(
-            _mm256_cmpeq_epi8(block, newline),
-            _mm256_cmpeq_epi8(block, carriage_return),
-        );
-        let endings = _mm256_movemask_epi8(endings) as u32;
-        let block_quotes = _mm256_movemask_epi8(_mm256_cmpeq_epi8(block, quote)) as u32;
-        let block_high = _mm256_movemask_epi8(block) as u32;
-        if endings != 0 {
-            let offset = endings.trailing_zeros();
-            let before = (1u32 << offset) - 1;
-            let passed = Passed {
-                quote: (quotes | (block_quotes & before)) != 0,
-                non_ascii: (high | (block_high & before)) != 0,
-            };
-            return (Some(at + offset as usize), passed);
-        }
-        quotes |= block_quotes;
-        high |= block_high;
-        at += 32;
-    }
-    let (ending, tail) = scan_line_portable(&bytes[at..]);
-    let passed = Passed {
-        quote: quotes != 0 || tail.quote,
-        non_ascii: high != 0 || tail.non_ascii,
-    };
-    (ending.map(|offset| at + offset), passed)
-}
-
 /// The first `\n` or `\r` of `bytes`.
 ///
 /// On x86-64 CPUs with AVX2, by a searcher built once: `memchr2` chooses its
@@ -223,6 +116,20 @@ fn find_line_ending(bytes: &[u8]) -> Option<usize> {
         }
     }
     memchr::memchr2(b'\n', b'\r', bytes)
+}
+
+/// Whether `line` holds a `"`, by a searcher built once (as [`find_line_ending`]).
+#[inline]
+fn has_quote(line: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use memchr::arch::x86_64::avx2::memchr::One;
+        static SEARCHER: std::sync::OnceLock<Option<One>> = std::sync::OnceLock::new();
+        if let Some(searcher) = SEARCHER.get_or_init(|| One::new(b'"')) {
+            return searcher.find(line).is_some();
+        }
+    }
+    memchr::memchr(b'"', line).is_some()
 }
 
 /// Appends where each `,` of `text` is to `offsets`, by a searcher built once (as
@@ -273,9 +180,8 @@ impl Boundaries {
         }
     }
 
-    /// Takes the next physical line, including its `\n` if it has one; `has_quote`: whether
-    /// it holds a `"` (which the search for its end noted).
-    pub(crate) fn line(&mut self, line: &[u8], has_quote: bool) -> LineEffect {
+    /// Takes the next physical line, including its `\n` if it has one.
+    pub(crate) fn line(&mut self, line: &[u8]) -> LineEffect {
         match self.format {
             InputFormat::Lines => {
                 let skipped = is_blank_or_comment(line);
@@ -328,7 +234,7 @@ impl Boundaries {
                     None => CsvState::FieldStart,
                 };
                 // Fast path: a line without quotes that starts outside quotes ends its record.
-                let quote_free = state != CsvState::Quoted && !has_quote;
+                let quote_free = state != CsvState::Quoted && !has_quote(line);
                 let plain = quote_free && self.csv.is_none();
                 let state = if quote_free {
                     None
@@ -425,7 +331,7 @@ mod tests {
         let mut boundaries = Boundaries::new(format);
         text.split_inclusive('\n')
             .map(|line| {
-                let e = boundaries.line(line.as_bytes(), line.contains('"'));
+                let e = boundaries.line(line.as_bytes());
                 (e.skipped, e.ends_record, e.cut_allowed)
             })
             .collect()
@@ -452,50 +358,11 @@ mod tests {
     }
 
     #[test]
-    fn the_line_scan_finds_the_first_ending_and_what_lies_before_it() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
-        let alphabet = [b'a', b'1', b',', b'"', b'\n', b'\r', 0x80, 0xC3, 0xFF, b' '];
-        // Miri (with AVX2 enabled, to check the vector scan's loads) is slow.
-        let rounds = if cfg!(miri) { 300 } else { 20_000 };
-        for _ in 0..rounds {
-            let len = rng.gen_range(0..200);
-            // Mostly plain bytes, with each special byte rare enough that long runs occur.
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| match rng.gen_range(0..60) {
-                    k @ 0..=9 => alphabet[k],
-                    _ => b'a' + rng.gen_range(0..26),
-                })
-                .collect();
-            let ending = bytes.iter().position(|&b| b == b'\n' || b == b'\r');
-            let before = &bytes[..ending.unwrap_or(bytes.len())];
-            let expected = (
-                ending,
-                Passed {
-                    quote: before.contains(&b'"'),
-                    non_ascii: !before.is_ascii(),
-                },
-            );
-            assert_eq!(scan_line(&bytes), expected, "{bytes:?}");
-            assert_eq!(scan_line_portable(&bytes), expected, "{bytes:?}");
-            for from in [0, len / 3, len] {
-                let at_end = rng.gen_bool(0.5);
-                let mut passed = Passed::default();
-                assert_eq!(
-                    find_line_end_noting(&bytes, from, at_end, &mut passed),
-                    find_line_end(&bytes, from, at_end),
-                    "{bytes:?} from {from}"
-                );
-            }
-        }
-    }
-
-    #[test]
     fn csv_last_line_without_newline_ends_its_record() {
         let mut boundaries = Boundaries::new(InputFormat::Csv);
-        assert!(boundaries.line(b"\"a\",b", true).ends_record);
+        assert!(boundaries.line(b"\"a\",b").ends_record);
         assert!(!boundaries.finish());
-        assert!(!boundaries.line(b"\"a", true).ends_record);
+        assert!(!boundaries.line(b"\"a").ends_record);
         assert!(boundaries.finish());
         assert!(!boundaries.finish());
     }

@@ -15,10 +15,7 @@
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::boundary::{
-    csv_open_quote, find_line_end, find_line_end_noting, lines, Boundaries, LineEffect, LineEnd,
-    Passed,
-};
+use super::boundary::{csv_open_quote, find_line_end, lines, Boundaries, LineEffect, LineEnd};
 use super::InputFormat;
 
 /// Bytes read at a time, at least: few enough system calls, little to copy at a cut.
@@ -81,27 +78,9 @@ pub(crate) struct RawChunk {
     /// A chunk of one record that could not be cut whole: its line and what is wrong. Its
     /// bytes are then not the record's.
     pub fault: Option<(u64, Fault)>,
-    /// Every byte is ASCII (the cutter's search saw them all), so the bytes are text.
-    /// Private: [`RawChunk::text`] trusts it without a check.
-    ascii: bool,
     /// Each line of `bytes` as the cutter found it (none in a faulty chunk): decoding
     /// walks these instead of searching the bytes again.
     pub lines: Vec<LineMark>,
-}
-
-impl RawChunk {
-    /// The bytes as text, if they are all UTF-8: without a check when the cutter saw only
-    /// ASCII, else by a SIMD check (std's took 1.4% of a run over Kaggle Sudoku lines, this
-    /// one 1.1% of a two-thread run over the CSV).
-    pub(crate) fn text(&self) -> Option<&str> {
-        if self.ascii {
-            debug_assert!(self.bytes.is_ascii());
-            // SAFETY: `ascii` is set only by the cutter, when its search saw every byte of
-            // the chunk and none was outside ASCII; ASCII is UTF-8.
-            return Some(unsafe { std::str::from_utf8_unchecked(&self.bytes) });
-        }
-        simdutf8::basic::from_utf8(&self.bytes).ok()
-    }
 }
 
 /// Where a chunk's line ends (after its line ending, from the chunk's start) and what it did
@@ -127,9 +106,6 @@ struct Scan {
     whole: (usize, u64, u64),
     /// The record going on from an earlier line: its first byte, and the lines before it.
     open: Option<(usize, u64)>,
-    /// What the search passed over: of the line begun, whether it holds a quote; of all
-    /// the bytes scanned, whether one is not ASCII.
-    passed: Passed,
 }
 
 impl Scan {
@@ -293,8 +269,7 @@ impl ChunkCutter {
         self.marks.clear();
         loop {
             loop {
-                let (buffer, at_end) = (&self.buffer, self.at_end);
-                match find_line_end_noting(buffer, scan.searched, at_end, &mut scan.passed) {
+                match find_line_end(&self.buffer, scan.searched, self.at_end) {
                     LineEnd::Found { content, end } => {
                         if let Some(done) = self.take_line(&mut scan, content, end, wanted) {
                             return done;
@@ -329,8 +304,7 @@ impl ChunkCutter {
                     self.initialized = 0;
                     return Ok(None);
                 }
-                let ascii = !scan.passed.non_ascii;
-                return Ok(Some(self.cut(end, scan.lines, scan.found, ascii)));
+                return Ok(Some(self.cut(end, scan.lines, scan.found)));
             }
             let partial = self.buffer.len() - scan.line_start;
             let left = usize::try_from(wanted - scan.found).unwrap_or(usize::MAX);
@@ -343,8 +317,7 @@ impl ChunkCutter {
                     return Err(error);
                 }
                 self.pending_error = Some(error);
-                let ascii = !scan.passed.non_ascii;
-                return Ok(Some(self.cut(end, lines, records, ascii)));
+                return Ok(Some(self.cut(end, lines, records)));
             }
         }
     }
@@ -362,9 +335,7 @@ impl ChunkCutter {
         if content - scan.unit_start().0 > self.max_line_bytes {
             return Some(self.fault(std::mem::take(scan), false));
         }
-        let line = &self.buffer[scan.line_start..end];
-        let effect = self.boundaries.line(line, scan.passed.quote);
-        scan.passed.quote = false;
+        let effect = self.boundaries.line(&self.buffer[scan.line_start..end]);
         self.marks.push(LineMark { end, effect });
         if !self.boundaries.is_open() {
             scan.open = None;
@@ -377,8 +348,7 @@ impl ChunkCutter {
         scan.found += u64::from(effect.ends_record);
         if effect.cut_allowed {
             if scan.found == wanted {
-                let ascii = !scan.passed.non_ascii;
-                return Some(Ok(Some(self.cut(end, scan.lines, scan.found, ascii))));
+                return Some(Ok(Some(self.cut(end, scan.lines, scan.found))));
             }
             scan.whole = (end, scan.lines, scan.found);
         }
@@ -394,8 +364,7 @@ impl ChunkCutter {
         // Chunks start between records, as at the start of the input.
         self.boundaries = Boundaries::new(self.format);
         if whole_records > 0 {
-            let ascii = !scan.passed.non_ascii;
-            return Ok(Some(self.cut(whole_end, whole_lines, whole_records, ascii)));
+            return Ok(Some(self.cut(whole_end, whole_lines, whole_records)));
         }
         let (start, lines_before_it) = scan.unit_start();
         let max = self.max_line_bytes;
@@ -455,7 +424,6 @@ impl ChunkCutter {
             records: 1,
             header_fields: self.header_fields,
             fault: Some((line, fault)),
-            ascii: false,
             lines: Vec::new(),
         }))
     }
@@ -568,8 +536,8 @@ impl ChunkCutter {
     }
 
     /// Hands out the buffer's first `end` bytes (`lines` lines, `records` records) and keeps
-    /// the rest for the next chunk; `ascii`: the search saw no byte outside ASCII in them.
-    fn cut(&mut self, end: usize, lines: u64, records: u64, ascii: bool) -> RawChunk {
+    /// the rest for the next chunk.
+    fn cut(&mut self, end: usize, lines: u64, records: u64) -> RawChunk {
         // Room for a chunk like this one, so that reading it needs no reallocation. Exact:
         // the amortised `reserve` doubles a recycled buffer a little smaller than this one,
         // and buffers passed round the pool then grow without bound.
@@ -598,7 +566,6 @@ impl ChunkCutter {
             records,
             header_fields: self.header_fields,
             fault: None,
-            ascii,
             lines: marks,
         }
     }
@@ -663,32 +630,13 @@ pub(crate) mod tests {
         }
     }
 
-    /// `bytes` as a chunk whose first line is `first_line`, its lines marked as the
-    /// cutter marks them.
-    pub(crate) fn chunk_of(
-        bytes: &[u8],
-        first_line: u64,
-        format: InputFormat,
-        header_fields: Option<usize>,
-    ) -> RawChunk {
-        RawChunk {
-            bytes: bytes.to_vec(),
-            first_line,
-            records: 0,
-            header_fields,
-            fault: None,
-            ascii: bytes.is_ascii(),
-            lines: marks_of(bytes, format),
-        }
-    }
-
     /// The marks of `bytes`'s lines, found afresh as the cutter finds them.
     pub(crate) fn marks_of(bytes: &[u8], format: InputFormat) -> Vec<LineMark> {
         let mut boundaries = Boundaries::new(format);
         let mut end = 0;
         let marks = lines(bytes).map(|line| {
             end += line.len();
-            let effect = boundaries.line(line, line.contains(&b'"'));
+            let effect = boundaries.line(line);
             LineMark { end, effect }
         });
         marks.collect()
@@ -715,7 +663,6 @@ pub(crate) mod tests {
             let decoded = chunks.iter().flat_map(|chunk| {
                 if chunk.fault.is_none() {
                     assert_eq!(chunk.lines, marks_of(&chunk.bytes, format), "{chunk:?}");
-                    assert!(!chunk.ascii || chunk.bytes.is_ascii(), "{chunk:?}");
                 }
                 let records = crate::batch::decode::decode_owned(chunk, format);
                 assert_eq!(records.len() as u64, chunk.records, "{chunk:?}");
@@ -738,21 +685,6 @@ pub(crate) mod tests {
             }
         }
         summary(&first)
-    }
-
-    #[test]
-    fn chunks_are_marked_ascii_exactly_when_their_bytes_are() {
-        let text = "a,b\nc,d\né,f\ng,h\n\"q\",r\n".as_bytes();
-        for format in [InputFormat::Lines, InputFormat::Csv] {
-            for step in [1, 3, 4096] {
-                let chunks = cut_all(text, format, 2, step);
-                let flags: Vec<bool> = chunks.iter().map(|c| c.ascii).collect();
-                assert_eq!(flags, [true, false, true], "{format:?}, step {step}");
-                let texts: Vec<Option<&str>> = chunks.iter().map(RawChunk::text).collect();
-                let expected = ["a,b\nc,d\n", "é,f\ng,h\n", "\"q\",r\n"];
-                assert_eq!(texts, expected.map(Some), "{format:?}, step {step}");
-            }
-        }
     }
 
     #[test]
