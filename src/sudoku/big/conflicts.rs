@@ -1,5 +1,6 @@
 //! Learning from conflicts: a board's candidates as a SAT formula, solved by CaDiCaL
-//! (a conflict-driven clause-learning solver, MIT licence, through the `cadical` crate).
+//! (a conflict-driven clause-learning solver, MIT licence; version 3.0.1, through the
+//! `cadical-sys` crate).
 //!
 //! The depth-first search forgets why a branch failed, so on the hardest 25×25 puzzles
 //! it refutes the same few clashes under thousands of unrelated guesses. A clause-
@@ -14,7 +15,10 @@
 //! clause for at least one and a clause per pair for at most one). Each solution found is
 //! blocked by a clause before the next is looked for, up to the limit.
 
-use cadical::Callbacks;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use cadical_sys::{CaDiCal, Learner, Status, Terminator};
 
 use crate::budget::{Meter, OverBudget};
 
@@ -46,23 +50,28 @@ impl Watch {
     }
 }
 
-impl Callbacks for Watch {
+/// The watch as CaDiCaL holds it: the solver owns its callbacks, so it gets a shared
+/// handle and `solve` keeps another to read the count and take the meter back.
+#[derive(Clone)]
+struct SharedWatch(Rc<RefCell<Watch>>);
+
+impl Terminator for SharedWatch {
     /// CaDiCaL asks every tenth step of its main loop that is neither a conflict nor a
     /// solution: the budget may be overrun by up to a few hundred conflicts (about
     /// 10 ms on Gecode's puzzles).
-    fn terminate(&mut self) -> bool {
-        self.tell()
+    fn terminated(&mut self) -> bool {
+        self.0.borrow_mut().tell()
+    }
+}
+
+impl Learner for SharedWatch {
+    /// Every learned clause is counted; its literals are not wanted (false).
+    fn learning(&mut self, _size: i32) -> bool {
+        self.0.borrow_mut().learned += 1;
+        false
     }
 
-    /// Every learned clause is reported, to be counted: CaDiCaL compares each clause's
-    /// length with this bound before copying it out.
-    fn max_length(&self) -> i32 {
-        i32::MAX
-    }
-
-    fn learn(&mut self, _clause: &[i32]) {
-        self.learned += 1;
-    }
+    fn learn(&mut self, _literal: i32) {}
 }
 
 /// Finds up to `limit` solutions of the grid of boxes `box_size` whose cells may hold
@@ -82,19 +91,24 @@ pub(super) fn solve(
     // CaDiCaL's options for satisfiable formulas: on the four hardest of Gecode's set
     // 35 to 40% less time to prove uniqueness than its defaults, even though that proof
     // is of an unsatisfiable formula (docs/performance.md).
-    let mut solver: cadical::Solver<Watch> =
-        cadical::Solver::with_config("sat").unwrap_or_else(|_| cadical::Solver::new());
+    let mut solver = CaDiCal::new();
+    solver.configure("sat");
+    // Declared up front, so that options which add variables of their own (`factor`,
+    // which `CADICAL_FACTOR=1` turns on) find them declared.
+    solver.declare_more_variables(formula.variable_count);
     for clause in &formula.clauses {
-        solver.add_clause(clause.iter().copied());
+        solver.clause6(clause);
     }
     if let Some(known) = known {
-        solver.add_clause(formula.blocking(known));
+        solver.clause6(&formula.blocking(known));
     }
-    solver.set_callbacks(Some(Watch {
+    let watch = SharedWatch(Rc::new(RefCell::new(Watch {
         meter: std::mem::take(meter),
         learned: 0,
         told: 0,
-    }));
+    })));
+    solver.connect_terminator(watch.clone());
+    solver.connect_learner(watch.clone());
     let mut learned = Learned {
         solutions: 0,
         conflicts: 0,
@@ -103,34 +117,34 @@ pub(super) fn solve(
     let mut found = vec![0u8; candidates.len()];
     while learned.solutions < limit {
         match solver.solve() {
-            Some(true) => {
-                formula.read_model(&solver, &mut found);
+            Status::SATISFIABLE => {
+                formula.read_model(&mut solver, &mut found);
                 if learned.solutions == 0 && known.is_none() {
                     values.copy_from_slice(&found);
                 }
                 learned.solutions += 1;
-                solver.add_clause(formula.blocking(&found));
-                if let Some(watch) = solver.get_callbacks() {
-                    if watch.tell() {
-                        learned.stopped = watch.meter.over();
-                        break;
-                    }
+                solver.clause6(&formula.blocking(&found));
+                let mut watch = watch.0.borrow_mut();
+                if watch.tell() {
+                    learned.stopped = watch.meter.over();
+                    break;
                 }
             }
-            Some(false) => break,
-            None => {
+            Status::UNSATISFIABLE => break,
+            Status::UNKNOWN => {
                 // No limit of CaDiCaL's own is set: only the watch stops it.
-                learned.stopped = solver.get_callbacks().and_then(|w| w.meter.over());
+                learned.stopped = watch.0.borrow().meter.over();
                 debug_assert!(learned.stopped.is_some());
                 break;
             }
         }
     }
-    if let Some(watch) = solver.get_callbacks() {
-        watch.tell();
-        learned.conflicts = watch.learned;
-        *meter = std::mem::take(&mut watch.meter);
-    }
+    solver.disconnect_terminator();
+    solver.disconnect_learner();
+    let mut watch = watch.0.borrow_mut();
+    watch.tell();
+    learned.conflicts = watch.learned;
+    *meter = std::mem::take(&mut watch.meter);
     learned
 }
 
@@ -143,6 +157,8 @@ struct Formula {
     variables: Vec<i32>,
     /// Each placed cell's digit (1-based), 0 for an open cell.
     placed: Vec<u8>,
+    /// How many variables there are (numbered from 1).
+    variable_count: i32,
     clauses: Vec<Vec<i32>>,
 }
 
@@ -166,6 +182,7 @@ impl Formula {
             side,
             variables,
             placed,
+            variable_count: next,
             clauses: Vec::new(),
         };
         for cell in 0..candidates.len() {
@@ -208,16 +225,17 @@ impl Formula {
     }
 
     /// The clause that rules out the solution `values` (1-based, every cell).
-    fn blocking<'a>(&'a self, values: &'a [u8]) -> impl Iterator<Item = i32> + 'a {
+    fn blocking(&self, values: &[u8]) -> Vec<i32> {
         values
             .iter()
             .enumerate()
             .filter(|&(cell, _)| self.placed[cell] == 0)
             .map(|(cell, &value)| -self.variables[cell * self.side + usize::from(value) - 1])
+            .collect()
     }
 
     /// The solution of the solver's model, written into `values` (1-based).
-    fn read_model(&self, solver: &cadical::Solver<Watch>, values: &mut [u8]) {
+    fn read_model(&self, solver: &mut CaDiCal, values: &mut [u8]) {
         for (cell, value) in values.iter_mut().enumerate() {
             *value = if self.placed[cell] != 0 {
                 self.placed[cell]
@@ -225,7 +243,7 @@ impl Formula {
                 (0..self.side)
                     .find(|&d| {
                         let variable = self.variables[cell * self.side + d];
-                        variable != 0 && solver.value(variable) == Some(true)
+                        variable != 0 && solver.val(variable) > 0
                     })
                     .map_or(0, |d| d as u8 + 1)
             };
