@@ -124,9 +124,9 @@ pub(super) fn solve(
                 }
                 learned.solutions += 1;
                 solver.clause6(&formula.blocking(&found));
-                let mut watch = watch.0.borrow_mut();
-                if watch.tell() {
-                    learned.stopped = watch.meter.over();
+                let mut state = watch.0.borrow_mut();
+                if state.tell() {
+                    learned.stopped = state.meter.over();
                     break;
                 }
             }
@@ -141,10 +141,10 @@ pub(super) fn solve(
     }
     solver.disconnect_terminator();
     solver.disconnect_learner();
-    let mut watch = watch.0.borrow_mut();
-    watch.tell();
-    learned.conflicts = watch.learned;
-    *meter = std::mem::take(&mut watch.meter);
+    let mut state = watch.0.borrow_mut();
+    state.tell();
+    learned.conflicts = state.learned;
+    *meter = std::mem::take(&mut state.meter);
     learned
 }
 
