@@ -74,6 +74,12 @@ impl Learner for SharedWatch {
     fn learn(&mut self, _literal: i32) {}
 }
 
+/// CaDiCaL's options changed from its `sat` configuration, chosen on Gecode's puzzles 9
+/// and 10 over twelve seeds each and checked on all 18 over three (docs/performance.md):
+/// no chronological backtracking, no vivification and no target phases take a tenth of
+/// the time off the set (the hardest a seventh), every option alone a few per cent.
+const TUNED_OPTIONS: &[(&str, i32)] = &[("chrono", 0), ("vivify", 0), ("target", 0)];
+
 /// Finds up to `limit` solutions of the grid of boxes `box_size` whose cells may hold
 /// `candidates` (a digit mask per cell, row-major, bit `d - 1` for digit `d`; at least
 /// one bit each), other than `known` (a solution already found, its values 1-based),
@@ -93,6 +99,9 @@ pub(super) fn solve(
     // is of an unsatisfiable formula (docs/performance.md).
     let mut solver = CaDiCal::new();
     solver.configure("sat");
+    for &(option, value) in TUNED_OPTIONS {
+        solver.set(option, value);
+    }
     // Declared up front, so that options which add variables of their own (`factor`,
     // which `CADICAL_FACTOR=1` turns on) find them declared.
     solver.declare_more_variables(formula.variable_count);
