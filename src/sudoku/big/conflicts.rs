@@ -98,9 +98,11 @@ pub(super) fn solve(
     // 35 to 40% less time to prove uniqueness than its defaults, even though that proof
     // is of an unsatisfiable formula (docs/performance.md).
     let mut solver = CaDiCal::new();
-    solver.configure("sat");
+    let configured = solver.configure("sat");
+    debug_assert!(configured, "CaDiCaL has no `sat` configuration");
     for &(option, value) in TUNED_OPTIONS {
-        solver.set(option, value);
+        let accepted = solver.set(option, value);
+        debug_assert!(accepted, "CaDiCaL refused option {option}={value}");
     }
     // Declared up front, so that options which add variables of their own (`factor`,
     // which `CADICAL_FACTOR=1` turns on) find them declared.
