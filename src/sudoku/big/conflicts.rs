@@ -75,11 +75,10 @@ impl Learner for SharedWatch {
 }
 
 /// CaDiCaL's options changed from its `sat` configuration, chosen on Gecode's puzzles 9
-/// and 10 over twelve seeds each and checked on all 18 over three (docs/performance.md):
-/// no chronological backtracking, no vivification and no target phases take a tenth of
-/// the time off the set (the hardest a seventh), every option alone a few per cent. Local
-/// search (`walk`) gets 5 per mille of the search's effort instead of 80: it found no
-/// solution sooner, and its time per conflict goes (the hardest two 6-7% faster).
+/// and 10 over many seeds and checked on all 18 (measurements in docs/performance.md):
+/// no chronological backtracking, no vivification, no target phases, and local search
+/// (`walk`) cut to 5 per mille of the search's effort, which keeps its conflicts and
+/// drops most of its cost.
 const TUNED_OPTIONS: &[(&str, i32)] = &[
     ("chrono", 0),
     ("vivify", 0),
@@ -101,9 +100,9 @@ pub(super) fn solve(
     values: &mut [u8],
 ) -> Learned {
     let formula = Formula::new(box_size, candidates);
-    // CaDiCaL's options for satisfiable formulas: on the four hardest of Gecode's set
-    // 35 to 40% less time to prove uniqueness than its defaults, even though that proof
-    // is of an unsatisfiable formula (docs/performance.md).
+    // CaDiCaL's options for satisfiable formulas: faster than its defaults on the
+    // hardest of Gecode's set, even though the uniqueness proof is of an unsatisfiable
+    // formula (docs/performance.md).
     let mut solver = CaDiCal::new();
     let configured = solver.configure("sat");
     debug_assert!(configured, "CaDiCaL has no `sat` configuration");
