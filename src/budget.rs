@@ -72,6 +72,12 @@ pub fn duration_text(duration: Duration) -> String {
     humantime::format_duration(duration).to_string()
 }
 
+/// The instant `timeout` from now; none for no timeout, or for one so long that the
+/// clock cannot hold its end (`--timeout 300000000000years`), which no search reaches.
+fn deadline_after(timeout: Option<Duration>) -> Option<Instant> {
+    timeout.and_then(|timeout| Instant::now().checked_add(timeout))
+}
+
 /// A [`Budget`] being spent by one search.
 #[derive(Clone)]
 pub struct Meter {
@@ -114,7 +120,7 @@ impl Meter {
             spent: 0,
             next_check: u64::MAX,
             budget,
-            deadline: budget.timeout.map(|timeout| Instant::now() + timeout),
+            deadline: deadline_after(budget.timeout),
             over: None,
             stop: None,
         };
@@ -135,7 +141,7 @@ impl Meter {
     pub fn restart(&mut self) {
         self.spent = 0;
         self.over = None;
-        self.deadline = self.budget.timeout.map(|timeout| Instant::now() + timeout);
+        self.deadline = deadline_after(self.budget.timeout);
         self.plan_next_check();
     }
 
@@ -223,6 +229,20 @@ mod tests {
         let mut meter = Meter::unlimited();
         assert!(!(0..100_000).any(|_| meter.spend()));
         assert_eq!(meter.spent(), 100_000);
+        assert_eq!(meter.over(), None);
+    }
+
+    #[test]
+    fn a_timeout_beyond_the_clock_is_no_limit() {
+        // `--timeout 300000000000years`: more than an `Instant` can be moved by.
+        let budget = Budget {
+            timeout: Some(Duration::MAX),
+            max_nodes: None,
+        };
+        let mut meter = Meter::start(budget);
+        assert!(!(0..100_000).any(|_| meter.spend()));
+        meter.restart();
+        assert!(!meter.spend());
         assert_eq!(meter.over(), None);
     }
 

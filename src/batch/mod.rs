@@ -397,4 +397,18 @@ pub enum BatchError {
         /// What went wrong.
         message: String,
     },
+    /// A worker stopped on a bug outside any one record's job (a record's own failure is
+    /// an error row instead); the rows before its chunk are written, the rest are not.
+    #[error(
+        "internal error: a worker stopped in the records from {input} line {line} on ({message}); \
+         the rows before them are written, a resumed run (--resume) goes on from there"
+    )]
+    WorkerFailed {
+        /// The input the failed chunk was read from.
+        input: String,
+        /// The line of the chunk's first record.
+        line: u64,
+        /// The worker's panic message.
+        message: String,
+    },
 }

@@ -282,6 +282,26 @@ struct Processed {
     /// Whether the run's stop flag ended the chunk before its last record: no row of a
     /// later chunk may be written then, or the results file would have a gap.
     cut_short: bool,
+    /// Set when the chunk's worker stopped on a bug: the run ends when the chunk's turn
+    /// to be written comes, with every row before it written.
+    failure: Option<BatchError>,
+}
+
+impl Processed {
+    /// The stand-in for a chunk whose worker panicked outside any record's job.
+    fn failed(seq: u64, file: usize, tallied: usize, failure: BatchError) -> Processed {
+        Processed {
+            seq,
+            file,
+            output: ChunkOutput {
+                rows: ChunkRows::Values(Vec::new()),
+                counts: ChunkCounts::new(tallied, 0, 0),
+                resumed_after: None,
+            },
+            cut_short: true,
+            failure: Some(failure),
+        }
+    }
 }
 
 /// A chunk's rows for the writer, with what they add to the statistics: all of them when
@@ -856,6 +876,7 @@ impl InOrder {
             file: *file,
             output,
             cut_short: false,
+            failure: None,
         })
     }
 
@@ -866,10 +887,13 @@ impl InOrder {
         writer: &mut Writer<'_, '_>,
     ) -> Result<(), BatchError> {
         self.pending.insert(done.seq, done);
-        while let Some(done) = self.pending.remove(&self.next) {
+        while let Some(mut done) = self.pending.remove(&self.next) {
             self.next += 1;
             self.unwritten -= 1;
             self.outputs.pop_front();
+            if let Some(failure) = done.failure.take() {
+                return Err(failure);
+            }
             writer.write(done)?;
         }
         Ok(())
@@ -944,7 +968,21 @@ fn fan_out<J: Job>(
                 let faulty = chunk.raw.fault.is_some();
                 let done_tx = done_tx.clone();
                 pool_scope.spawn(move |_| {
-                    let processed = process_chunk(shared, chunk, sink, slow_floor);
+                    let (seq, file) = (chunk.seq, chunk.file);
+                    let first_line = chunk.raw.first_line;
+                    // A panic here (a bug outside a record's job, whose own panics become
+                    // error rows) must still answer, or the writer would wait for ever.
+                    let processed = catch_unwind(AssertUnwindSafe(|| {
+                        process_chunk(shared, chunk, sink, slow_floor)
+                    }))
+                    .unwrap_or_else(|panic| {
+                        let failure = BatchError::WorkerFailed {
+                            input: shared.inputs[file].display_name(),
+                            line: first_line,
+                            message: panic_message(panic.as_ref()),
+                        };
+                        Processed::failed(seq, file, shared.tallied.len(), failure)
+                    });
                     // The receiver lives until every spawned chunk is done.
                     let _ = done_tx.send(processed);
                 });
@@ -1423,7 +1461,17 @@ fn process_chunk<J: Job>(
             resumed_after,
         },
         cut_short,
+        failure: None,
     }
+}
+
+/// The text a panic was raised with, if it was a string.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|text| text.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string())
 }
 
 fn error_outcome(error: JobError, columns: usize) -> Outcome {
@@ -1526,6 +1574,79 @@ mod tests {
         let mut rows = Rows::default();
         run(&Echo, &[input], &mut rows, &NoProgress, options).unwrap();
         rows.0
+    }
+
+    /// [`Echo`], whose worker panics outside the record's job (in `recycle`) on `boom`.
+    struct RecycleBomb;
+
+    impl Job for RecycleBomb {
+        type Layout = ();
+        type Worker = ();
+
+        fn columns(&self, layout: &()) -> Vec<String> {
+            Echo.columns(layout)
+        }
+        fn statuses(&self) -> Vec<&'static str> {
+            Echo.statuses()
+        }
+        fn layout(&self, input: &InputSpec, header: Option<&[String]>) -> Result<(), JobError> {
+            Echo.layout(input, header)
+        }
+        fn read_columns(&self, layout: &()) -> Vec<usize> {
+            Echo.read_columns(layout)
+        }
+        fn new_worker(&self) {}
+        fn process(
+            &self,
+            worker: &mut (),
+            layout: &(),
+            record: &Record<'_>,
+            meter: &mut Meter,
+        ) -> Result<Outcome, JobError> {
+            Echo.process(worker, layout, record, meter)
+        }
+        fn recycle(&self, _worker: &mut (), outcome: Outcome) {
+            assert!(outcome.values[0].to_text() != "boom", "recycled a bomb");
+        }
+    }
+
+    #[test]
+    fn a_worker_panic_outside_the_job_ends_the_run_after_the_rows_before_it() {
+        let text: String = (1..=50)
+            .map(|i| if i == 30 { "boom\n".to_string() } else { format!("r{i}\n") })
+            .collect();
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        let input = InputSpec::new(&file.path().to_string_lossy(), Some(InputFormat::Lines));
+        for threads in [1, 2] {
+            let options = RunOptions {
+                threads,
+                chunk_records: 4,
+                ..RunOptions::default()
+            };
+            let mut out = Vec::new();
+            let mut sink = crate::report::CsvRows::new(&mut out);
+            let result = run(&RecycleBomb, &[input.clone()], &mut sink, &NoProgress, &options);
+            drop(sink);
+            // The error names the line where the bomb's chunk starts (chunks of at most
+            // four records, fewer as the run paces them).
+            let first_line = match result {
+                Err(BatchError::WorkerFailed { line, message, .. }) => {
+                    assert!((27..=30).contains(&line), "{threads} threads: line {line}");
+                    assert!(message.contains("recycled a bomb"), "{message}");
+                    line
+                }
+                other => panic!("{threads} threads: {:?}", other.map(|_| ())),
+            };
+            let text = String::from_utf8(out).unwrap();
+            let lines: Vec<&str> = text
+                .lines()
+                .skip(1)
+                .map(|row| row.split(',').next().unwrap())
+                .collect();
+            let expected: Vec<String> = (1..first_line).map(|i| i.to_string()).collect();
+            assert_eq!(lines, expected, "{threads} threads");
+        }
     }
 
     #[test]
