@@ -494,3 +494,41 @@ fn a_csv_header_of_many_repeated_names_is_read_in_linear_time() {
     assert_eq!(rows[0].len(), header.len());
     assert_eq!(cell(&header, &rows[0], "status"), "multiple");
 }
+
+#[test]
+fn a_named_pipe_is_opened_once_and_every_record_read() {
+    // The writer may finish before the run opens the pipe for its records: an earlier
+    // open and close (to check the input) lost them, or left the run waiting for ever.
+    let dir = tempfile::tempdir().unwrap();
+    for attempt in 0..5 {
+        let fifo = dir.path().join(format!("moves-{attempt}"));
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: `name` is a valid C string that lives across the call.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let writer_path = fifo.clone();
+        let writer = thread::spawn(move || {
+            std::fs::write(writer_path, "4455667\n4455667\n").unwrap();
+        });
+        let path = fifo.to_str().unwrap();
+        let args = ["connect4", "validate", "-j1", path];
+        let child = puzzlebench()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let output = wait_with_deadline(child, &args);
+        writer.join().unwrap();
+        assert_eq!(output.status.code(), Some(0), "attempt {attempt}");
+        let (header, rows) = parse_csv(&String::from_utf8_lossy(&output.stdout));
+        let lines: Vec<_> = line_status_error(&header, &rows)
+            .into_iter()
+            .map(|(line, status, _)| (line, status))
+            .collect();
+        assert_eq!(
+            lines,
+            [(1, "win".to_string()), (2, "win".to_string())],
+            "attempt {attempt}"
+        );
+    }
+}

@@ -86,10 +86,17 @@ impl InputSpec {
             .map(|name| {
                 let spec = InputSpec::new(name, forced);
                 if let Some(path) = &spec.path {
-                    let file = File::open(path).map_err(|source| spec.input_error(source))?;
-                    if file.metadata().is_ok_and(|m| m.is_dir()) {
+                    let metadata =
+                        std::fs::metadata(path).map_err(|source| spec.input_error(source))?;
+                    if metadata.is_dir() {
                         let source = io::Error::other("it is a directory");
                         return Err(spec.input_error(source));
+                    }
+                    // A regular file is opened to see that it can be read. A named pipe or
+                    // a device is not: opening one waits for its writer, and closing it
+                    // again would lose what the writer sent before the run opens it.
+                    if metadata.is_file() {
+                        File::open(path).map_err(|source| spec.input_error(source))?;
                     }
                 }
                 Ok(spec)
@@ -173,7 +180,7 @@ impl InputSpec {
         let (raw, size): (Box<dyn Read + Send>, _) = match &self.path {
             Some(path) => {
                 let (file, size) = open_file(path).map_err(|source| self.input_error(source))?;
-                (Box::new(file), Some(size))
+                (Box::new(file), size)
             }
             None => (Box::new(io::stdin()), None),
         };
@@ -260,14 +267,14 @@ impl std::fmt::Display for Excerpt<'_> {
     }
 }
 
-/// The file and its size.
-fn open_file(path: &Path) -> io::Result<(File, u64)> {
+/// The file and its size (none for a named pipe or a device, whose length says nothing).
+fn open_file(path: &Path) -> io::Result<(File, Option<u64>)> {
     let file = File::open(path)?;
     let metadata = file.metadata()?;
     if metadata.is_dir() {
         return Err(io::Error::other("is a directory"));
     }
-    Ok((file, metadata.len()))
+    Ok((file, metadata.is_file().then(|| metadata.len())))
 }
 
 /// Counts the raw bytes read, for progress by bytes.
