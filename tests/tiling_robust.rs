@@ -408,3 +408,51 @@ fn a_timeout_stops_a_count_that_finds_no_solution() {
         );
     }
 }
+
+#[test]
+fn checkerboard_solve_refuses_to_write_over_its_stones_or_board_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let stones = std::fs::read_to_string(repo_datasets().join("tiling/4x4_stones.txt")).unwrap();
+    let stones_path = write(dir.path(), "stones.txt", &stones);
+    let board = "BWBW\nWBWB\nBWBW\nWBWB\n";
+    let board_path = write(dir.path(), "board.txt", board);
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&stones_path, &link).unwrap();
+    let (stones_arg, board_arg) = (stones_path.to_str().unwrap(), board_path.to_str().unwrap());
+    for output in [stones_arg, board_arg, link.to_str().unwrap()] {
+        let ran = run(&[
+            "checkerboard",
+            "solve",
+            "--board-file",
+            board_arg,
+            stones_arg,
+            "-o",
+            output,
+        ]);
+        assert_eq!(ran.status.code(), Some(2), "-o {output}");
+        assert!(
+            stderr(&ran).contains("writing it would destroy the input"),
+            "{}",
+            stderr(&ran)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&stones_path).unwrap(), stones);
+    assert_eq!(std::fs::read_to_string(&board_path).unwrap(), board);
+    // Another output is written: the first of the puzzle's solutions.
+    let solutions = dir.path().join("solutions.txt");
+    let ran = run(&[
+        "checkerboard",
+        "solve",
+        "--board-file",
+        board_arg,
+        stones_arg,
+        "--limit",
+        "1",
+        "-o",
+        solutions.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.status.code(), Some(0), "{}", stderr(&ran));
+    let written = std::fs::read_to_string(&solutions).unwrap();
+    assert!(written.starts_with("solution 1\n"), "{written}");
+    assert!(!written.contains("solution 2"), "{written}");
+}

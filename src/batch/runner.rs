@@ -1613,7 +1613,13 @@ mod tests {
     #[test]
     fn a_worker_panic_outside_the_job_ends_the_run_after_the_rows_before_it() {
         let text: String = (1..=50)
-            .map(|i| if i == 30 { "boom\n".to_string() } else { format!("r{i}\n") })
+            .map(|i| {
+                if i == 30 {
+                    "boom\n".to_string()
+                } else {
+                    format!("r{i}\n")
+                }
+            })
             .collect();
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(text.as_bytes()).unwrap();
@@ -1626,7 +1632,13 @@ mod tests {
             };
             let mut out = Vec::new();
             let mut sink = crate::report::CsvRows::new(&mut out);
-            let result = run(&RecycleBomb, &[input.clone()], &mut sink, &NoProgress, &options);
+            let result = run(
+                &RecycleBomb,
+                &[input.clone()],
+                &mut sink,
+                &NoProgress,
+                &options,
+            );
             drop(sink);
             // The error names the line where the bomb's chunk starts (chunks of at most
             // four records, fewer as the run paces them).

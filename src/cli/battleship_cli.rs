@@ -52,7 +52,7 @@ pub(super) fn validate_battleship(args: BattleshipValidateArgs) -> Result<ExitCo
 
 pub(super) fn generate_battleship(args: BattleshipGenerateArgs) -> Result<ExitCode> {
     args.batch.check()?;
-    let mut out = create_output(args.output.as_ref())?;
+    let mut out = create_output(args.output.as_ref(), &[])?;
     write_fields(&args.batch, &mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -136,7 +136,7 @@ pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> 
 
 pub(super) fn generate_connect4(args: Connect4GenerateArgs) -> Result<ExitCode> {
     args.batch.check()?;
-    let mut out = create_output(args.output.as_ref())?;
+    let mut out = create_output(args.output.as_ref(), &[])?;
     args.batch.write(&mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -154,9 +154,10 @@ impl Cli {
     }
 }
 
-/// A buffered writer to FILE, or to standard output.
-fn create_output(path: Option<&PathBuf>) -> Result<Box<dyn Write>> {
-    let out = report::open_output(path.map(PathBuf::as_path), &[])?;
+/// A buffered writer to FILE, or to standard output; FILE is refused when it is one of
+/// `inputs`.
+fn create_output(path: Option<&PathBuf>, inputs: &[InputSpec]) -> Result<Box<dyn Write>> {
+    let out = report::open_output(path.map(PathBuf::as_path), inputs)?;
     Ok(Box::new(io::BufWriter::new(out)))
 }
 

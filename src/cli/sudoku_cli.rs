@@ -105,7 +105,7 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
 
 pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
     let puzzles = thread_pool(args.threads)?.install(|| generate_batch(&args.batch))?;
-    let mut out = create_output(args.output.as_ref())?;
+    let mut out = create_output(args.output.as_ref(), &[])?;
     let csv = matches!(args.format, GeneratedFormatArg::Csv);
     write_generated(&mut out, &puzzles, csv)?;
     out.flush()?;

@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
+use puzzlebench::batch::InputSpec;
 use puzzlebench::tiling::display::{counts_text, read_pieces, write_solutions, SolutionFormat};
 use puzzlebench::tiling::{self, BoardChoice, CountProgress, SearchOptions};
 
@@ -88,7 +89,7 @@ pub(super) struct CheckerboardSolveArgs {
     #[arg(long, value_enum, default_value_t = tiling::Color::Black)]
     top_left: tiling::Color,
     /// Stop after N solutions.
-    #[arg(long, value_name = "N", conflicts_with = "all")]
+    #[arg(long, value_name = "N", conflicts_with = "all", value_parser = clap::value_parser!(u64).range(1..))]
     limit: Option<u64>,
     /// Print every solution (the default).
     #[arg(long)]
@@ -145,7 +146,12 @@ pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode
     let Some(mut problem) = possible(tiling::Tiling::new(&board, &pieces)) else {
         return Ok(exit_code(1));
     };
-    let mut out = create_output(args.output.as_ref())?;
+    // The stones and the board file are refused as the output, which would empty them.
+    let read: Vec<InputSpec> = std::iter::once(args.stones.as_path())
+        .chain(args.board.board.board_file.as_deref())
+        .map(|path| InputSpec::new(&path.to_string_lossy(), None))
+        .collect();
+    let mut out = create_output(args.output.as_ref(), &read)?;
     let limit = args.limit.unwrap_or(u64::MAX);
     let destination = args.output.as_ref().map_or_else(
         || "standard output".to_string(),
