@@ -223,6 +223,19 @@ fn merge_refuses_shards_that_do_not_make_one_run() {
     assert!(differs.contains("setting after_end"), "{differs}");
     let nothing = merge(&[&one, "/nonexistent/report"]);
     assert!(nothing.contains("cannot read /nonexistent/report/summary.json"));
+    // One of the folders as the output, by its own path or another: refused, and kept.
+    let summary = fs::read_to_string(dir.path().join("one/summary.json")).unwrap();
+    let dotted = format!("{}/../one", two);
+    for output in [one.as_str(), dotted.as_str()] {
+        let ran = run(&["report", "merge", "-q", "-o", output, &one, &two]);
+        assert_eq!(ran.status.code(), Some(2), "-o {output}");
+        let message = String::from_utf8(ran.stderr).unwrap();
+        assert!(message.contains("would replace that report"), "{message}");
+    }
+    assert_eq!(
+        fs::read_to_string(dir.path().join("one/summary.json")).unwrap(),
+        summary
+    );
     run_ok(&["report", "merge", "-q", "-o", out, &two, &one], 0);
 }
 

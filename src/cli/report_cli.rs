@@ -33,6 +33,7 @@ pub struct MergeArgs {
 /// Runs a `report` command.
 pub fn run(command: ReportCommand) -> Result<ExitCode> {
     let ReportCommand::Merge(args) = command;
+    report::check_merge_output(&args.output, &args.dirs)?;
     let merged = report::merge(&args.dirs)?;
     report::write_merged(&args.output, &merged)
         .with_context(|| format!("cannot write the report into {}", args.output.display()))?;

@@ -27,6 +27,19 @@ pub enum MergeError {
     /// No folder was given.
     #[error("no report folders to merge")]
     Nothing,
+    /// The output folder is one of the folders merged, whose report it would replace.
+    #[error(
+        "the output {} is the report folder {} being merged: writing it would replace that \
+         report; name another folder",
+        output.display(),
+        part.display()
+    )]
+    OutputIsPart {
+        /// The output folder.
+        output: PathBuf,
+        /// The folder merged.
+        part: PathBuf,
+    },
     /// A file of a folder cannot be read.
     #[error("cannot read {}: {source}", path.display())]
     Read {
@@ -189,6 +202,27 @@ fn read_part(dir: &Path) -> Result<Part, MergeError> {
         summary,
         env: env.into_merged(),
     })
+}
+
+/// Refuses `output` when it is one of `dirs` (by any path): writing the merged report
+/// there would replace one of the reports merged.
+pub fn check_merge_output(output: &Path, dirs: &[PathBuf]) -> Result<(), MergeError> {
+    use std::os::unix::fs::MetadataExt;
+    // An output that does not exist yet cannot be one of the folders.
+    let Ok(out) = std::fs::metadata(output) else {
+        return Ok(());
+    };
+    for dir in dirs {
+        let same =
+            std::fs::metadata(dir).is_ok_and(|d| d.dev() == out.dev() && d.ino() == out.ino());
+        if same {
+            return Err(MergeError::OutputIsPart {
+                output: output.to_path_buf(),
+                part: dir.clone(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Merges the report folders `dirs`.
