@@ -645,3 +645,45 @@ fn a_baseline_is_kept_then_compared_with() {
     let html = fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(html.contains("Compared with an earlier run"));
 }
+
+#[test]
+fn datasets_are_found_in_a_folder_named_from_the_current_one() {
+    // `--datasets DIR` is named from where the command runs, not from the suite's folder.
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("corpora/sudoku")).unwrap();
+    fs::copy(
+        repo_datasets().join("sudoku/mixed.txt"),
+        dir.path().join("corpora/sudoku/mixed.txt"),
+    )
+    .unwrap();
+    let reports = dir.path().join("reports");
+    for folder in ["corpora", "corpora/sudoku", "./corpora/sudoku"] {
+        let output = common::puzzlebench()
+            .current_dir(dir.path())
+            .args([
+                "bench",
+                "--datasets",
+                folder,
+                "--algos",
+                "dlx",
+                "--threads",
+                "1",
+            ])
+            .args(["--quick", "-q", "--reports", reports.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "--datasets {folder}: {stderr}"
+        );
+        let table = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            table
+                .lines()
+                .any(|l| l.starts_with("mixed.txt") && l.contains("dlx")),
+            "--datasets {folder}: {table}"
+        );
+    }
+}

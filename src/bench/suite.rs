@@ -322,7 +322,11 @@ impl Suite {
     pub fn plan(&self, base: &Path, overrides: &Overrides) -> Result<Plan, BenchError> {
         let mut sets = self.sets.clone();
         if let Some(dir) = &overrides.datasets_dir {
-            sets = sets_for_folder(&sets, dir)?;
+            // Named from the current folder, while the suite's own patterns are relative
+            // to the suite file's folder (`base`): the files found are named absolutely.
+            let dir = std::path::absolute(dir)
+                .map_err(|e| BenchError::Plan(format!("--datasets {}: {e}", dir.display())))?;
+            sets = sets_for_folder(&sets, &dir)?;
         }
         if let Some(keep) = &overrides.algorithms {
             for name in keep {
