@@ -251,9 +251,27 @@ impl<P: Puzzle> Kind for KindOf<P> {
     }
 
     fn generate(&self, keys: &toml::Table) -> Result<Vec<u8>, PuzzleError> {
+        // The data is made in memory before it is cached: a count beyond what a benchmark
+        // needs is refused before anything is allocated.
+        if let Some(count) = keys.get("count").and_then(toml::Value::as_integer) {
+            if count > MAX_GENERATED {
+                return Err(PuzzleError::Settings {
+                    puzzle: P::NAME,
+                    message: format!(
+                        "count {count}: a suite generates at most {MAX_GENERATED} records; \
+                         make larger files with `puzzlebench {} generate` and name them in \
+                         `datasets`",
+                        P::NAME
+                    ),
+                });
+            }
+        }
         P::generate(keys)
     }
 }
+
+/// The most records a suite's `generate` keys may ask for.
+pub const MAX_GENERATED: i64 = 10_000_000;
 
 /// Puzzle `P`'s settings, as a [`Configured`].
 struct Settings<P: Puzzle>(P::Settings);

@@ -156,7 +156,7 @@ impl Cli {
 
 /// A buffered writer to FILE, or to standard output; FILE is refused when it is one of
 /// `inputs`.
-fn create_output(path: Option<&PathBuf>, inputs: &[InputSpec]) -> Result<Box<dyn Write>> {
+fn create_output(path: Option<&PathBuf>, inputs: &[InputSpec]) -> Result<Box<dyn Write + Send>> {
     let out = report::open_output(path.map(PathBuf::as_path), inputs)?;
     Ok(Box::new(io::BufWriter::new(out)))
 }

@@ -4,13 +4,15 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 
 use puzzlebench::batch::{self, InputFormat, InputSpec, NoProgress, RunOptions};
 use puzzlebench::report;
 use puzzlebench::sudoku::display::BlockWriter;
-use puzzlebench::sudoku::generate::{generate_batch, write_generated, Batch};
+use puzzlebench::sudoku::generate::{
+    generate_each, write_generated_header, write_generated_rows, Batch,
+};
 use puzzlebench::sudoku::{self, Algorithm, PuzzleLocation, SolveOptions};
 
 use super::{create_output, exit_code, parse_threads, run_job, thread_pool, RunArgs};
@@ -104,10 +106,22 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
-    let puzzles = thread_pool(args.threads)?.install(|| generate_batch(&args.batch))?;
     let mut out = create_output(args.output.as_ref(), &[])?;
     let csv = matches!(args.format, GeneratedFormatArg::Csv);
-    write_generated(&mut out, &puzzles, csv)?;
-    out.flush()?;
+    let destination = args.output.as_ref().map_or_else(
+        || "standard output".to_string(),
+        |p| p.display().to_string(),
+    );
+    let cannot_write = || format!("cannot write the puzzles to {destination}");
+    if csv {
+        write_generated_header(&mut out).with_context(cannot_write)?;
+    }
+    // A block at a time: a large --count streams out rather than being held whole.
+    thread_pool(args.threads)?.install(|| {
+        generate_each(&args.batch, |block| {
+            write_generated_rows(&mut out, block, csv).with_context(cannot_write)
+        })
+    })?;
+    out.flush().with_context(cannot_write)?;
     Ok(ExitCode::SUCCESS)
 }

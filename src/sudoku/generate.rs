@@ -84,41 +84,89 @@ pub struct GenerateError {
     pub difficulty: Option<Difficulty>,
 }
 
+/// Puzzles made at a time by [`generate_each`]: enough to keep every thread busy, few
+/// enough that a large `--count` streams out instead of being held whole.
+const BLOCK: usize = 4096;
+
 /// Generates `batch` on the current rayon pool. Puzzle `i` comes from its own stream of
 /// the seed, so the puzzles do not depend on the number of threads.
 pub fn generate_batch(batch: &Batch) -> Result<Vec<Generated>, GenerateError> {
-    let puzzles: Vec<Option<Generated>> = (0..batch.count)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(batch.seed);
-            rng.set_stream(i as u64);
-            (0..ATTEMPTS).find_map(|_| {
-                let generated = generate(batch.box_size, batch.min_clues, &mut rng);
-                let class = Difficulty::of_guesses(generated.guesses);
-                batch
-                    .difficulty
-                    .is_none_or(|w| w == class)
-                    .then_some(generated)
-            })
-        })
-        .collect();
-    puzzles
-        .into_iter()
-        .enumerate()
-        .map(|(i, generated)| {
-            generated.ok_or(GenerateError {
+    let mut puzzles = Vec::new();
+    generate_each(batch, |block| {
+        puzzles.extend_from_slice(block);
+        Ok::<(), GenerateError>(())
+    })?;
+    Ok(puzzles)
+}
+
+/// Generates `batch` on the current rayon pool a block at a time, handing each block to
+/// `take` in order before the next is made; the same puzzles as [`generate_batch`].
+pub fn generate_each<E: From<GenerateError>>(
+    batch: &Batch,
+    take: impl FnMut(&[Generated]) -> Result<(), E>,
+) -> Result<(), E> {
+    generate_in_blocks(batch, BLOCK, take)
+}
+
+/// [`generate_each`] with blocks of `block` puzzles.
+fn generate_in_blocks<E: From<GenerateError>>(
+    batch: &Batch,
+    block: usize,
+    mut take: impl FnMut(&[Generated]) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut start = 0;
+    while start < batch.count {
+        let end = start + block.min(batch.count - start);
+        let block: Vec<Option<Generated>> = (start..end)
+            .into_par_iter()
+            .map(|i| generate_one(batch, i))
+            .collect();
+        let mut made = Vec::with_capacity(block.len());
+        for (i, generated) in (start..end).zip(block) {
+            made.push(generated.ok_or(GenerateError {
                 number: i + 1,
                 difficulty: batch.difficulty,
-            })
-        })
-        .collect()
+            })?);
+        }
+        take(&made)?;
+        start = end;
+    }
+    Ok(())
+}
+
+/// Puzzle `i` of `batch`, or none if no puzzle of its difficulty came in [`ATTEMPTS`].
+fn generate_one(batch: &Batch, i: usize) -> Option<Generated> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(batch.seed);
+    rng.set_stream(i as u64);
+    (0..ATTEMPTS).find_map(|_| {
+        let generated = generate(batch.box_size, batch.min_clues, &mut rng);
+        let class = Difficulty::of_guesses(generated.guesses);
+        batch
+            .difficulty
+            .is_none_or(|w| w == class)
+            .then_some(generated)
+    })
+}
+
+/// Writes the CSV header of [`write_generated`]'s rows.
+pub fn write_generated_header(out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "puzzle,solution,clues,guesses,difficulty")
 }
 
 /// Writes `puzzles` one per line, or as CSV (`puzzle,solution,clues,guesses,difficulty`).
 pub fn write_generated(out: &mut dyn Write, puzzles: &[Generated], csv: bool) -> io::Result<()> {
     if csv {
-        writeln!(out, "puzzle,solution,clues,guesses,difficulty")?;
+        write_generated_header(out)?;
     }
+    write_generated_rows(out, puzzles, csv)
+}
+
+/// [`write_generated`] without the CSV header, for puzzles written a block at a time.
+pub fn write_generated_rows(
+    out: &mut dyn Write,
+    puzzles: &[Generated],
+    csv: bool,
+) -> io::Result<()> {
     for generated in puzzles {
         if csv {
             writeln!(
@@ -224,6 +272,29 @@ mod tests {
 
     use super::*;
     use crate::sudoku::check_solution;
+
+    #[test]
+    fn puzzles_made_a_block_at_a_time_are_the_same_puzzles() {
+        let batch = Batch {
+            count: 10,
+            seed: 7,
+            box_size: 3,
+            min_clues: 0,
+            difficulty: None,
+        };
+        let whole = generate_batch(&batch).unwrap();
+        let mut blocks = Vec::new();
+        let mut joined = Vec::new();
+        generate_in_blocks(&batch, 3, |block| {
+            blocks.push(block.len());
+            joined.extend_from_slice(block);
+            Ok::<(), GenerateError>(())
+        })
+        .unwrap();
+        assert_eq!(blocks, [3, 3, 3, 1]);
+        assert_eq!(joined, whole);
+        assert_eq!(whole.len(), 10);
+    }
 
     #[test]
     fn random_solutions_are_valid_grids_of_every_size() {
