@@ -274,7 +274,7 @@ fn open_file(path: &Path) -> io::Result<(File, Option<u64>)> {
     if metadata.is_dir() {
         return Err(io::Error::other("is a directory"));
     }
-    Ok((file, metadata.is_file().then(|| metadata.len())))
+    Ok((file, metadata.is_file().then_some(metadata.len())))
 }
 
 /// Counts the raw bytes read, for progress by bytes.

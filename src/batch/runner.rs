@@ -1634,7 +1634,7 @@ mod tests {
             let mut sink = crate::report::CsvRows::new(&mut out);
             let result = run(
                 &RecycleBomb,
-                &[input.clone()],
+                std::slice::from_ref(&input),
                 &mut sink,
                 &NoProgress,
                 &options,
