@@ -97,3 +97,24 @@ fn thread_counts_above_the_cap_are_refused_at_once() {
         assert!(stderr.contains("at most 1024 threads"), "{stderr}");
     }
 }
+
+#[test]
+fn a_report_folder_that_is_a_file_is_refused_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let rows = dir.path().join("rows.csv");
+    let args = format!(
+        "sudoku solve {} -o {} --report {}",
+        sudoku_file(),
+        rows.display(),
+        file.display()
+    );
+    let out = shell(&args, "");
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("it is a file, not a folder"), "{message}");
+    // Refused before anything ran: no results file was started.
+    assert!(!rows.exists());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+}

@@ -190,6 +190,12 @@ fn run_job<J: Job>(
         .collect::<Vec<_>>();
     let header = !(args.no_header || args.filter);
     let (output, format) = (args.output.as_deref(), args.output_format);
+    // The report folder is made before the run, so that a path it cannot take fails at
+    // once rather than after every record.
+    if let Some(dir) = &args.report {
+        report::create_folder(dir)
+            .with_context(|| format!("cannot write the report into {}", dir.display()))?;
+    }
     let (mut sink, resume) = report::open_rows(output, args.resume, header, format, inputs)?;
     let interactive = !args.filter && (args.progress || io::stderr().is_terminal());
     let progress: Box<dyn Progress> = if interactive {

@@ -28,10 +28,15 @@ pub fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), ExportE
 
 /// Creates folder `dir` and its parents; the error names the folder.
 pub fn create_folder(dir: &Path) -> Result<(), ExportError> {
-    fs::create_dir_all(dir).map_err(|source| ExportError {
+    let error = |source| ExportError {
         path: dir.to_path_buf(),
         source,
-    })
+    };
+    // `create_dir_all` on a file says only "File exists".
+    if dir.exists() && !dir.is_dir() {
+        return Err(error(std::io::Error::other("it is a file, not a folder")));
+    }
+    fs::create_dir_all(dir).map_err(error)
 }
 
 /// `value` as pretty-printed JSON.

@@ -11,7 +11,7 @@ mod run_page;
 mod summary;
 
 pub use env::EnvInfo;
-pub use export::ExportError;
+pub use export::{create_folder, ExportError};
 pub use merge::{
     check_merge_output, histogram_bytes, merge, write_merged, HostEnv, MergeError, Merged,
     MergedEnv, HISTOGRAM_FILE,
