@@ -327,6 +327,28 @@ fn a_failing_external_program_fails_its_run_and_a_bad_suite_stops_the_bench() {
         "{md}"
     );
 
+    // A program that writes without end is stopped by the size of its answers, long
+    // before its timeout, without holding what it wrote.
+    let started = std::time::Instant::now();
+    let flood_reports = tmp.path().join("flood-reports");
+    let output = run(&[
+        "bench",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--reports",
+        flood_reports.to_str().unwrap(),
+        "--quick",
+        "--external",
+        "flood=yes",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    let md = fs::read_to_string(report_dir(&flood_reports).join("summary.md")).unwrap();
+    assert!(
+        md.contains("**flood failed on puzzles.txt**: external flood: `yes` was stopped after writing more than"),
+        "{md}"
+    );
+
     let bad = tmp.path().join("bad.toml");
     fs::write(
         &bad,

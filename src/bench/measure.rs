@@ -444,6 +444,15 @@ pub(super) fn measure_external(
     })
 }
 
+/// The most bytes of standard error kept from an external program, to explain a failure.
+const EXTERNAL_STDERR_KEPT: u64 = 64 * 1024;
+
+/// The most bytes of answers an external program may write for `input_bytes` of
+/// puzzles: four times as many, and a mebibyte more for headers and notes.
+fn external_output_limit(input_bytes: usize) -> u64 {
+    (input_bytes as u64).saturating_mul(4) + (1 << 20)
+}
+
 /// One run of an external program: its standard output and wall time. Past `timeout`,
 /// the program (its whole process group) is killed and the run is an error.
 fn run_external(
@@ -469,6 +478,7 @@ fn run_external(
         .map_err(|e| fail(format!("cannot start `{command}`: {e}")))?;
     let group = child.id() as libc::pid_t;
     let timed_out = std::sync::atomic::AtomicBool::new(false);
+    let too_much = std::sync::atomic::AtomicBool::new(false);
     let (finished, watch) = std::sync::mpsc::channel::<()>();
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let mut stdout = child.stdout.take().expect("stdout is piped");
@@ -492,16 +502,27 @@ fn run_external(
         });
         // Drained beside standard output so that neither pipe can fill up and block.
         let error_reader = scope.spawn(move || {
-            let mut text = String::new();
-            // Best effort: only used to explain a failure.
-            let _ = stderr.read_to_string(&mut text);
-            text
+            let mut text = Vec::new();
+            // Best effort: only used to explain a failure, so only its start is kept; the
+            // rest is read and dropped, so that the program never waits on a full pipe.
+            let _ = (&mut stderr)
+                .take(EXTERNAL_STDERR_KEPT)
+                .read_to_end(&mut text);
+            let _ = io::copy(&mut stderr, &mut io::sink());
+            String::from_utf8_lossy(&text).into_owned()
         });
         let mut output = Vec::new();
+        // One answer a puzzle needs about as many bytes as the puzzles: a program that
+        // writes far more (an endless loop) is stopped instead of filling the memory.
+        let most = external_output_limit(input.len());
+        let read = (&mut stdout).take(most + 1).read_to_end(&mut output);
+        if output.len() as u64 > most {
+            too_much.store(true, std::sync::atomic::Ordering::Relaxed);
+            // SAFETY: kill has no memory effects; the group is the child's own.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+        }
         // Output that is not UTF-8 is kept, garbled: it then shows as disagreements.
-        let read = stdout
-            .read_to_end(&mut output)
-            .map(|_| String::from_utf8_lossy(&output).into_owned());
+        let read = read.map(|_| String::from_utf8_lossy(&output).into_owned());
         drop(finished);
         (
             read,
@@ -515,6 +536,14 @@ fn run_external(
         .wait()
         .map_err(|e| fail(format!("cannot wait for `{command}`: {e}")))?;
     let wall = started.elapsed();
+    if too_much.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(fail(format!(
+            "`{command}` was stopped after writing more than {} bytes of answers for {} \
+             bytes of puzzles",
+            external_output_limit(input.len()),
+            input.len()
+        )));
+    }
     if timed_out.load(std::sync::atomic::Ordering::Relaxed) {
         let limit = timeout
             .map(crate::budget::duration_text)
