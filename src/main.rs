@@ -7,8 +7,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// Checks standard output before the Rust runtime starts: it opens `/dev/null` on a
-/// closed standard output, so that `puzzlebench … >&-` would lose every row and exit 0.
+/// Checks standard output and standard error before the Rust runtime starts: it opens
+/// `/dev/null` on a closed one, so that `puzzlebench … >&-` would lose every row and
+/// exit 0, and `2>&-` would lose the summary.
 #[cfg(target_os = "linux")]
 #[used]
 #[link_section = ".init_array"]
@@ -17,6 +18,10 @@ static CHECK_STDOUT_AT_START: extern "C" fn() = {
         // SAFETY: F_GETFD only reads the descriptor's flags.
         if unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1 {
             puzzlebench::report::stdout_was_closed();
+        }
+        // SAFETY: as above.
+        if unsafe { libc::fcntl(libc::STDERR_FILENO, libc::F_GETFD) } == -1 {
+            puzzlebench::report::stderr_was_closed();
         }
     }
     check

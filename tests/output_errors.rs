@@ -29,7 +29,7 @@ fn sudoku_file() -> String {
 }
 
 #[test]
-fn a_full_standard_error_is_exit_code_2_not_a_panic() {
+fn a_full_or_closed_standard_error_is_exit_code_2_not_a_panic() {
     let games = repo_datasets().join("connect4/games-1k.txt");
     for args in [
         format!("sudoku solve --progress {}", sudoku_file()),
@@ -37,6 +37,9 @@ fn a_full_standard_error_is_exit_code_2_not_a_panic() {
     ] {
         let out = shell(&args, "> /dev/null 2> /dev/full");
         assert_eq!(out.status.code(), Some(2), "{args}");
+        // A closed one too: the runtime would put `/dev/null` in its place.
+        let out = shell(&args, "> /dev/null 2>&-");
+        assert_eq!(out.status.code(), Some(2), "{args} 2>&-");
     }
 }
 

@@ -169,6 +169,9 @@ fn say(text: &str) {
 
 /// Writes `text` to standard error: an error (exit code 2) if it cannot take it.
 fn to_stderr(text: &str) -> Result<()> {
+    if report::stderr_is_closed() {
+        anyhow::bail!("cannot write to standard error: it is closed");
+    }
     let mut stderr = io::stderr().lock();
     stderr
         .write_all(text.as_bytes())

@@ -72,6 +72,21 @@ pub fn stdout_was_closed() {
     STDOUT_WAS_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// Whether the process started with standard error closed (see [`stderr_was_closed`]).
+static STDERR_WAS_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records that the process started with standard error closed (`2>&-`), which the Rust
+/// runtime also replaces with `/dev/null` before `main`.
+pub fn stderr_was_closed() {
+    STDERR_WAS_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether standard error was closed when the process started: a summary written there
+/// would vanish.
+pub fn stderr_is_closed() -> bool {
+    STDERR_WAS_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Standard output, if it is open: writes to a closed standard output (`>&-`) would
 /// otherwise be dropped without an error.
 pub fn standard_output() -> Result<std::io::Stdout, OutputError> {
