@@ -906,7 +906,7 @@ pub const MAX_THREADS: usize = 1024;
 
 /// A `--threads` value that is not 0 to [`MAX_THREADS`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?}: at most {MAX_THREADS} threads (0: one per core)")]
+#[error("{text:?}: a number of threads from 0 (one per core) to {MAX_THREADS}")]
 pub struct ThreadsError {
     /// The value given.
     pub text: String,
