@@ -236,6 +236,21 @@ fn merge_refuses_shards_that_do_not_make_one_run() {
         fs::read_to_string(dir.path().join("one/summary.json")).unwrap(),
         summary
     );
+    // The report of an interrupted shard counts only some of its records.
+    let cut = dir.path().join("cut");
+    fs::create_dir(&cut).unwrap();
+    for file in fs::read_dir(&one).unwrap() {
+        let file = file.unwrap().path();
+        fs::copy(&file, cut.join(file.file_name().unwrap())).unwrap();
+    }
+    let interrupted = summary.replacen('{', "{\n  \"interrupted\": true,", 1);
+    fs::write(cut.join("summary.json"), interrupted).unwrap();
+    let cut = cut.to_str().unwrap();
+    let partial = merge(&[cut, &two]);
+    assert!(
+        partial.contains("is the report of an interrupted run"),
+        "{partial}"
+    );
     run_ok(&["report", "merge", "-q", "-o", out, &two, &one], 0);
 }
 

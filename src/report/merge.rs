@@ -27,6 +27,16 @@ pub enum MergeError {
     /// No folder was given.
     #[error("no report folders to merge")]
     Nothing,
+    /// A folder's run was interrupted: its records are not all counted.
+    #[error(
+        "{} is the report of an interrupted run, which did not count all its records: \
+         run it again to its end with --report, then merge that report",
+        dir.display()
+    )]
+    Interrupted {
+        /// The folder.
+        dir: PathBuf,
+    },
     /// The output folder is one of the folders merged, whose report it would replace.
     #[error(
         "the output {} is the report folder {} being merged: writing it would replace that \
@@ -232,6 +242,11 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, MergeError> {
         .map(|dir| read_part(dir))
         .collect::<Result<Vec<_>, _>>()?;
     let first = parts.first().ok_or(MergeError::Nothing)?;
+    if let Some(part) = parts.iter().find(|part| part.summary.interrupted) {
+        return Err(MergeError::Interrupted {
+            dir: part.dir.clone(),
+        });
+    }
     for part in &parts[1..] {
         same_run(first, part)?;
     }
