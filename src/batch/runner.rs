@@ -1656,8 +1656,16 @@ mod tests {
                 .skip(1)
                 .map(|row| row.split(',').next().unwrap())
                 .collect();
-            let expected: Vec<String> = (1..first_line).map(|i| i.to_string()).collect();
-            assert_eq!(lines, expected, "{threads} threads");
+            // Every row before the chunk, and those of its records done before the panic
+            // if the writer took them early (a panic's backtrace can outlast its wait):
+            // rows 1 to k, with k from the line before the chunk's to the bomb's.
+            let written: Vec<u64> = lines.iter().map(|l| l.parse().unwrap()).collect();
+            let k = written.len() as u64;
+            assert!(
+                (first_line - 1..=30).contains(&k),
+                "{threads} threads: {written:?}"
+            );
+            assert_eq!(written, (1..=k).collect::<Vec<_>>(), "{threads} threads");
         }
     }
 
