@@ -154,6 +154,14 @@ impl Cli {
     }
 }
 
+/// How messages name the output: FILE, or standard output.
+fn output_name(path: Option<&PathBuf>) -> String {
+    path.map_or_else(
+        || "standard output".to_string(),
+        |p| p.display().to_string(),
+    )
+}
+
 /// A buffered writer to FILE, or to standard output; FILE is refused when it is one of
 /// `inputs`.
 fn create_output(path: Option<&PathBuf>, inputs: &[InputSpec]) -> Result<Box<dyn Write + Send>> {

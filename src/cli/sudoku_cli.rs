@@ -15,7 +15,7 @@ use puzzlebench::sudoku::generate::{
 };
 use puzzlebench::sudoku::{self, Algorithm, PuzzleLocation, SolveOptions};
 
-use super::{create_output, exit_code, parse_threads, run_job, thread_pool, RunArgs};
+use super::{create_output, exit_code, output_name, parse_threads, run_job, thread_pool, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum SudokuCommand {
@@ -108,10 +108,7 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
 pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
     let mut out = create_output(args.output.as_ref(), &[])?;
     let csv = matches!(args.format, GeneratedFormatArg::Csv);
-    let destination = args.output.as_ref().map_or_else(
-        || "standard output".to_string(),
-        |p| p.display().to_string(),
-    );
+    let destination = output_name(args.output.as_ref());
     let cannot_write = || format!("cannot write the puzzles to {destination}");
     if csv {
         write_generated_header(&mut out).with_context(cannot_write)?;

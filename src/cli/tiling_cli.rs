@@ -12,7 +12,7 @@ use puzzlebench::batch::InputSpec;
 use puzzlebench::tiling::display::{counts_text, read_pieces, write_solutions, SolutionFormat};
 use puzzlebench::tiling::{self, BoardChoice, CountProgress, SearchOptions};
 
-use super::{create_output, exit_code, parse_threads, thread_pool};
+use super::{create_output, exit_code, output_name, parse_threads, thread_pool};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum TilingCommand {
@@ -153,10 +153,7 @@ pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode
         .collect();
     let mut out = create_output(args.output.as_ref(), &read)?;
     let limit = args.limit.unwrap_or(u64::MAX);
-    let destination = args.output.as_ref().map_or_else(
-        || "standard output".to_string(),
-        |p| p.display().to_string(),
-    );
+    let destination = output_name(args.output.as_ref());
     let cannot_write = || format!("cannot write the solutions to {destination}");
     let format = args.output_format;
     let found = write_solutions(&mut problem, &board, &pieces, format, limit, &mut out)
