@@ -150,12 +150,36 @@ pub(crate) struct ChunkCutter {
     /// (of lines already counted), then, for a block, lines up to a blank one.
     drop_lines: u64,
     drop_block: bool,
-    /// The faulty record's line, for the message when it turns out to be binary data.
+    /// The faulty record's (or long line's) line, for the message when it turns out to be
+    /// binary data.
     dropped_record: u64,
     /// Whether the run's stop flag ended the reading while a faulty record was dropped.
     stopped: bool,
     /// The lines scanned for the next chunk, from the buffer's start.
     marks: Vec<LineMark>,
+    /// A blank or `#` line longer than the limit, at the start of the buffer: what is left
+    /// of it to drop. It is no record, so it gets no row.
+    long_line: Option<LongLine>,
+}
+
+/// A line too long to scan whole that is not a record (outside any record).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LongLine {
+    /// Only blanks so far: a record after all if text follows.
+    Blank,
+    /// A `#` comment: dropped to its end.
+    Comment,
+}
+
+impl LongLine {
+    /// What the line that begins with `text` (no line ending in it) is, if not a record.
+    fn of(text: &[u8]) -> Option<LongLine> {
+        match text.trim_ascii_start().first() {
+            None => Some(LongLine::Blank),
+            Some(b'#') => Some(LongLine::Comment),
+            Some(_) => None,
+        }
+    }
 }
 
 impl ChunkCutter {
@@ -188,6 +212,7 @@ impl ChunkCutter {
             dropped_record: 0,
             stopped: false,
             marks: Vec::new(),
+            long_line: None,
         }
     }
 
@@ -259,10 +284,25 @@ impl ChunkCutter {
                 self.buffer.drain(..BYTE_ORDER_MARK.len());
             }
         }
-        self.drop_faulty_rest(stop)?;
-        if self.stopped {
-            return Ok(None);
+        loop {
+            self.drop_faulty_rest(stop)?;
+            if let Some(fault) = self.skip_long_line(stop)? {
+                return Ok(Some(fault));
+            }
+            if self.stopped {
+                return Ok(None);
+            }
+            let chunk = self.scan_chunk(records)?;
+            // A blank or `#` line too long to scan whole is skipped by the next turn.
+            if self.long_line.is_none() {
+                return Ok(chunk);
+            }
         }
+    }
+
+    /// Scans the buffer, reading on as needed, for the next chunk of `records` records:
+    /// `next_chunk` without the dropping of faulty records and long lines.
+    fn scan_chunk(&mut self, records: u64) -> io::Result<Option<RawChunk>> {
         let wanted = records.max(1);
         let max = self.max_line_bytes;
         let mut scan = Scan::default();
@@ -369,6 +409,19 @@ impl ChunkCutter {
         let (start, lines_before_it) = scan.unit_start();
         let max = self.max_line_bytes;
         let line = self.lines_before + lines_before_it + 1;
+        if !at_eof && scan.open.is_none() {
+            let seen = start.saturating_add(max).saturating_add(1);
+            if let Some(kind) = LongLine::of(&self.buffer[start..seen.min(self.buffer.len())]) {
+                // Not a record: the lines before it are not either (no whole record was
+                // scanned). Its rest is dropped by `skip_long_line`.
+                self.lines_before += lines_before_it;
+                self.bytes_out += start as u64;
+                self.buffer.drain(..start);
+                self.dropped_record = line;
+                self.long_line = Some(kind);
+                return Ok(None);
+            }
+        }
         // Only the bytes up to the limit decide what the fault is: how the input was read
         // does not change it.
         let end = if at_eof {
@@ -486,16 +539,81 @@ impl ChunkCutter {
         self.drop_front(start)
     }
 
+    /// Drops the text of the long blank or `#` line at the start of the buffer, reading on
+    /// as needed, up to its line ending (kept: the line then reads as a blank one). A
+    /// "blank" line that goes on with text after all is a record too long: it comes back
+    /// as a faulty chunk. Gives up, marked [`stopped`](Self::stopped), once `stop` is set.
+    fn skip_long_line(&mut self, stop: Option<&AtomicBool>) -> io::Result<Option<RawChunk>> {
+        while let Some(kind) = self.long_line {
+            let found = match kind {
+                LongLine::Comment => memchr::memchr2(b'\n', b'\r', &self.buffer),
+                LongLine::Blank => self
+                    .buffer
+                    .iter()
+                    .position(|&byte| !matches!(byte, b' ' | b'\t' | b'\x0C')),
+            };
+            let Some(at) = found else {
+                self.drop_front(self.buffer.len())?;
+                if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                    self.stopped = true;
+                    return Ok(None);
+                }
+                self.fill(MAX_READ)?;
+                if self.at_end {
+                    // The last line, without a line ending.
+                    self.lines_before += 1;
+                    self.long_line = None;
+                }
+                continue;
+            };
+            self.drop_front(at)?;
+            self.long_line = match self.buffer[0] {
+                b'\n' | b'\r' => None,
+                b'#' => Some(LongLine::Comment),
+                _ => {
+                    self.long_line = None;
+                    return Ok(Some(self.long_blank_fault()));
+                }
+            };
+        }
+        Ok(None)
+    }
+
+    /// The faulty chunk of a line that began blank for longer than the limit and then
+    /// went on with text: a record too long. Its rest is set to be dropped.
+    fn long_blank_fault(&mut self) -> RawChunk {
+        let line = self.lines_before + 1;
+        let max = self.max_line_bytes;
+        self.records_out += 1;
+        self.dropped_record = line;
+        if self.format == InputFormat::Blocks {
+            self.drop_block = true;
+        } else {
+            self.lines_before += 1;
+            self.drop_lines = 1;
+        }
+        RawChunk {
+            bytes: Vec::new(),
+            first_line: line,
+            records: 1,
+            header_fields: self.header_fields,
+            fault: Some((line, Fault::LineTooLong { line, max })),
+            lines: Vec::new(),
+        }
+    }
+
     /// Drops the buffer's first `end` bytes, of a faulty record; fails when they hold a
-    /// NUL byte.
+    /// NUL byte (so do those of a long blank or `#` line).
     fn drop_front(&mut self, end: usize) -> io::Result<()> {
         if memchr::memchr(0, &self.buffer[..end]).is_some() {
             self.drop_lines = 0;
             self.drop_block = false;
-            let message = format!(
-                "the record at line {} holds NUL bytes: this is binary data, not text",
-                self.dropped_record
-            );
+            let line = self.dropped_record;
+            let what = match self.long_line {
+                Some(_) => format!("line {line}"),
+                None => format!("the record at line {line}"),
+            };
+            let message = format!("{what} holds NUL bytes: this is binary data, not text");
             return Err(io::Error::new(io::ErrorKind::InvalidData, message));
         }
         self.bytes_out += end as u64;
@@ -816,6 +934,32 @@ pub(crate) mod tests {
                 "{got:?}"
             );
         }
+    }
+
+    #[test]
+    fn blank_and_comment_lines_over_the_limit_are_skipped_not_faults() {
+        let text = b"ok\n#  a long comment\n            \n   # indented long comment\n  \t  \t     x\nlast\n             ";
+        for format in [InputFormat::Lines, InputFormat::Csv] {
+            let got = same_every_way(text, format, 10);
+            assert_eq!(
+                got,
+                vec![
+                    ("ok\n".to_string(), 1, 1),
+                    ("!5: line 5 is longer than 10 bytes".to_string(), 5, 1),
+                    ("last\n".to_string(), 6, 1),
+                ],
+                "{format:?}"
+            );
+        }
+        let text = b"10\n01\n\n#  a long comment\n   \t          \n11\n\n";
+        let got = same_every_way(text, InputFormat::Blocks, 10);
+        assert_eq!(
+            got,
+            vec![
+                ("10\n01\n\n".to_string(), 1, 1),
+                ("\n11\n\n".to_string(), 5, 1),
+            ]
+        );
     }
 
     #[test]
