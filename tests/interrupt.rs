@@ -261,3 +261,47 @@ fn an_endless_line_gets_its_error_row_and_sigint_stops_it() {
     let summary = std::fs::read_to_string(report.join("summary.json")).unwrap();
     assert!(summary.contains("\"interrupted\": true"), "{summary}");
 }
+
+/// Standard input held open by a writer that stops writing, as `tail -f` or an
+/// interactive session would: the whole records read get their rows at once, and the
+/// first SIGINT ends the run (it used to wait for more input, and the rows with it).
+#[test]
+fn an_idle_pipe_gets_its_rows_and_the_first_sigint_ends_the_run() {
+    use std::io::Write;
+    let text = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let puzzles: Vec<&str> = text.lines().skip(1).take(3).map(|l| &l[..81]).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("rows.csv");
+    let mut child = puzzlebench()
+        .args(["sudoku", "solve", "-j1", "-o"])
+        .arg(&output)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for puzzle in &puzzles {
+        writeln!(stdin, "{puzzle}").unwrap();
+    }
+    stdin.flush().unwrap();
+    // The header and a row for each puzzle, while the pipe stays open.
+    wait_for_rows(&output, 4);
+    signal(&child, "INT");
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the first SIGINT was not heard");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let rows = std::fs::read_to_string(&output).unwrap();
+    let rows: Vec<&str> = rows.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for (i, row) in rows.iter().enumerate() {
+        assert!(row.starts_with(&format!("{},solved,", i + 1)), "{row}");
+    }
+    drop(stdin);
+}

@@ -216,6 +216,11 @@ impl ChunkCutter {
         }
     }
 
+    /// A cutter of no records: an input the run was stopped before it sent anything.
+    pub(crate) fn empty(format: InputFormat) -> Self {
+        ChunkCutter::new(Box::new(io::empty()), format, Some(0), 0)
+    }
+
     /// Whether the stop flag given to [`next_chunk`](Self::next_chunk) ended the reading
     /// (inside a faulty record too long to be read to its end: an endless line).
     pub(crate) fn stopped(&self) -> bool {
@@ -264,6 +269,11 @@ impl ChunkCutter {
     /// holds NUL bytes (binary data, such as `/dev/zero`) is handed out, and the next call
     /// fails. `stop`, once set, ends the reading of a faulty record's rest (which may never
     /// end: a line without a line ending from a pipe), as if the input ended there.
+    ///
+    /// A source that has nothing to give for now fails its read with
+    /// [`io::ErrorKind::WouldBlock`] (an idle pipe, see `input.rs`): the whole records read
+    /// are then handed out at once, and with none the call fails with that error; calling
+    /// again goes on where it was.
     pub(crate) fn next_chunk(
         &mut self,
         records: u64,
@@ -276,10 +286,10 @@ impl ChunkCutter {
             return Err(error);
         }
         if !self.started {
-            self.started = true;
             while self.buffer.len() < BYTE_ORDER_MARK.len() && !self.at_end {
                 self.fill(MIN_READ)?;
             }
+            self.started = true;
             if self.buffer.starts_with(BYTE_ORDER_MARK) {
                 self.buffer.drain(..BYTE_ORDER_MARK.len());
             }
@@ -353,6 +363,15 @@ impl ChunkCutter {
                 .max(partial.min(MAX_READ));
             if let Err(error) = self.fill(want) {
                 let (end, lines, records) = scan.whole;
+                if error.kind() == io::ErrorKind::WouldBlock {
+                    // Nothing more for now (an idle pipe): the whole records go out, and
+                    // the next call scans what follows them again, from between records.
+                    self.boundaries = Boundaries::new(self.format);
+                    if records == 0 {
+                        return Err(error);
+                    }
+                    return Ok(Some(self.cut(end, lines, records)));
+                }
                 if records == 0 {
                     return Err(error);
                 }
@@ -698,10 +717,31 @@ pub(crate) mod tests {
         bytes: Vec<u8>,
         position: usize,
         step: usize,
+        /// Whether every other read finds nothing ready (`WouldBlock`), as an idle pipe.
+        stutter: bool,
+        paused: bool,
+    }
+
+    impl Trickle {
+        fn new(bytes: &[u8], step: usize, stutter: bool) -> Self {
+            Trickle {
+                bytes: bytes.to_vec(),
+                position: 0,
+                step,
+                stutter,
+                paused: false,
+            }
+        }
     }
 
     impl Read for Trickle {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.stutter {
+                self.paused = !self.paused;
+                if self.paused {
+                    return Err(io::ErrorKind::WouldBlock.into());
+                }
+            }
             let n = buf
                 .len()
                 .min(self.step)
@@ -731,18 +771,35 @@ pub(crate) mod tests {
         step: usize,
         max: usize,
     ) -> Result<Vec<RawChunk>, (Vec<RawChunk>, io::Error)> {
-        let source = Trickle {
-            bytes: text.to_vec(),
-            position: 0,
-            step,
-        };
-        let size = Some(text.len() as u64);
+        cut_source(Trickle::new(text, step, false), format, per_chunk, max)
+    }
+
+    /// The chunks [`cut_with_limit`] gives, read from a source that has nothing ready
+    /// every other read: the call is made again after each `WouldBlock`.
+    fn cut_stuttering(
+        text: &[u8],
+        format: InputFormat,
+        per_chunk: u64,
+        step: usize,
+        max: usize,
+    ) -> Result<Vec<RawChunk>, (Vec<RawChunk>, io::Error)> {
+        cut_source(Trickle::new(text, step, true), format, per_chunk, max)
+    }
+
+    fn cut_source(
+        source: Trickle,
+        format: InputFormat,
+        per_chunk: u64,
+        max: usize,
+    ) -> Result<Vec<RawChunk>, (Vec<RawChunk>, io::Error)> {
+        let size = Some(source.bytes.len() as u64);
         let mut cutter = ChunkCutter::new(Box::new(source), format, size, max);
         let mut chunks = Vec::new();
         loop {
             match cutter.next_chunk(per_chunk, None) {
                 Ok(Some(chunk)) => chunks.push(chunk),
                 Ok(None) => return Ok(chunks),
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
                 Err(error) => return Err((chunks, error)),
             }
         }
@@ -799,6 +856,18 @@ pub(crate) mod tests {
                     records(&chunks),
                     expected,
                     "{per_chunk} per chunk, step {step}"
+                );
+            }
+        }
+        // The same records when the source has nothing ready every other read (an idle
+        // pipe), whatever whole records are handed out early.
+        for per_chunk in [1, 1000] {
+            for step in [1, 7, 4096] {
+                let chunks = cut_stuttering(text, format, per_chunk, step, max).unwrap();
+                assert_eq!(
+                    records(&chunks),
+                    expected,
+                    "stuttering, {per_chunk} per chunk, step {step}"
                 );
             }
         }
@@ -1061,11 +1130,7 @@ pub(crate) mod tests {
             .map(|n| format!("{n},{}\n", "y".repeat(n % 97)))
             .collect();
         for step in [7, 100, 5000] {
-            let source = Trickle {
-                bytes: text.clone().into_bytes(),
-                position: 0,
-                step,
-            };
+            let source = Trickle::new(text.as_bytes(), step, false);
             let size = Some(text.len() as u64);
             let mut cutter = ChunkCutter::new(Box::new(source), InputFormat::Lines, size, 1 << 16);
             let mut out = Vec::new();

@@ -1,9 +1,10 @@
 //! Opening inputs (files, standard input, gzip) and reading them record by record.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufReader, Read};
+use std::os::fd::{AsFd, AsRawFd};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use flate2::read::MultiGzDecoder;
@@ -24,6 +25,13 @@ pub enum InputFormat {
     #[value(skip)]
     Blocks,
 }
+
+/// How long a read of a pipe or terminal waits for bytes before it gives the run back its
+/// turn ([`Waiting`]), in milliseconds.
+const IDLE_WAIT_MILLIS: i32 = 100;
+
+/// The first bytes of a gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// The longest record read by default, in bytes: [`InputSpec::max_line_bytes`].
 pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
@@ -142,18 +150,39 @@ impl InputSpec {
     }
 
     /// Opens the input for cutting into chunks; for CSV also reads its header (`None` when
-    /// the input holds no record at all). Raw bytes read are added to `bytes_read`.
+    /// the input holds no record at all). Raw bytes read are added to `bytes_read`. `None`
+    /// when `stop` was set while the input was still to send its first bytes or its header
+    /// (a pipe whose writer is idle).
+    ///
+    /// A pipe or terminal is read with waits of at most 100 ms: its cutter fails with
+    /// [`io::ErrorKind::WouldBlock`] when nothing more has come, after handing out the whole
+    /// records it has (see [`ChunkCutter::next_chunk`]).
+    #[allow(clippy::type_complexity)]
     pub(crate) fn open_chunks(
         &self,
         bytes_read: Arc<AtomicU64>,
-    ) -> Result<(ChunkCutter, Option<Vec<String>>), BatchError> {
-        let (source, size) = self.open(bytes_read)?;
+        stop: Option<&AtomicBool>,
+    ) -> Result<Option<(ChunkCutter, Option<Vec<String>>)>, BatchError> {
+        let stopped = || stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
+        let Some((source, size)) = self.open(bytes_read, &stopped)? else {
+            return Ok(None);
+        };
         let mut cutter = ChunkCutter::new(source, self.format, size, self.max_line_bytes);
         let header = match self.format {
             InputFormat::Csv => {
-                let chunk = cutter
-                    .next_chunk(1, None)
-                    .map_err(|source| self.input_error(source))?;
+                let chunk = loop {
+                    match cutter.next_chunk(1, stop) {
+                        Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
+                            if stopped() {
+                                return Ok(None);
+                            }
+                        }
+                        result => break result.map_err(|source| self.input_error(source))?,
+                    }
+                };
+                if cutter.stopped() {
+                    return Ok(None);
+                }
                 if let Some((_, fault)) = chunk.as_ref().and_then(|chunk| chunk.fault.as_ref()) {
                     let message = format!("its header cannot be read: {fault}");
                     let source = io::Error::new(io::ErrorKind::InvalidData, message);
@@ -167,41 +196,67 @@ impl InputSpec {
             }
             InputFormat::Lines | InputFormat::Blocks => None,
         };
-        Ok((cutter, header))
+        Ok(Some((cutter, header)))
     }
 
     /// Opens the input, decompressing gzip transparently (detected by its magic bytes), with
     /// the size of what it reads when known (an uncompressed file). Raw bytes read are added
-    /// to `bytes_read`.
+    /// to `bytes_read`. `None` when `stopped` turned true before the first bytes came.
+    #[allow(clippy::type_complexity)]
     fn open(
         &self,
         bytes_read: Arc<AtomicU64>,
-    ) -> Result<(Box<dyn Read + Send>, Option<u64>), BatchError> {
-        let (raw, size): (Box<dyn Read + Send>, _) = match &self.path {
-            Some(path) => {
-                let (file, size) = open_file(path).map_err(|source| self.input_error(source))?;
-                (Box::new(file), size)
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<Option<(Box<dyn Read + Send>, Option<u64>)>, BatchError> {
+        let (file, size) = match &self.path {
+            Some(path) => open_file(path).map_err(|source| self.input_error(source))?,
+            // Read through a file of its own, unbuffered: bytes kept in the standard input's
+            // buffer would be waited for as if none had come ([`Waiting`]).
+            None => {
+                let fd = io::stdin().as_fd().try_clone_to_owned();
+                let file = File::from(fd.map_err(|source| self.input_error(source))?);
+                let size = regular_size(&file);
+                (file, size)
             }
-            None => (Box::new(io::stdin()), None),
         };
-        let mut counted = BufReader::with_capacity(
-            1 << 16,
-            CountingReader {
-                inner: raw,
-                count: bytes_read,
-            },
-        );
-        let head = counted
-            .fill_buf()
-            .map_err(|source| self.input_error(source))?;
-        if head.starts_with(&[0x1f, 0x8b]) {
-            let decoder = BufReader::with_capacity(1 << 16, MultiGzDecoder::new(counted));
-            Ok((Box::new(decoder), None))
+        let raw: Box<dyn Read + Send> = match size {
+            Some(_) => Box::new(file),
+            None => Box::new(Waiting { file }),
+        };
+        let mut counted = CountingReader {
+            inner: raw,
+            count: bytes_read,
+        };
+        // The first bytes, to look for gzip's magic number: one read, and more only while
+        // fewer than two bytes came (a pipe may give them one at a time).
+        let mut head = vec![0; 1 << 16];
+        let mut held = 0;
+        while held < GZIP_MAGIC.len() {
+            match counted.read(&mut head[held..]) {
+                Ok(0) => break,
+                Ok(read) => held += read,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
+                    if stopped() {
+                        return Ok(None);
+                    }
+                }
+                Err(error) => return Err(self.input_error(error)),
+            }
+        }
+        head.truncate(held);
+        let compressed = head.starts_with(&GZIP_MAGIC);
+        // The bytes looked at, then reads straight into the cutter's buffer: through a
+        // buffered reader, every chunk's bytes were copied once more.
+        let source = io::Cursor::new(head).chain(counted);
+        if compressed {
+            let decoder = MultiGzDecoder::new(BufReader::with_capacity(1 << 16, source));
+            Ok(Some((
+                Box::new(BufReader::with_capacity(1 << 16, decoder)),
+                None,
+            )))
         } else {
-            // The bytes looked at, then reads straight into the cutter's buffer: through the
-            // buffered reader, every chunk's bytes were copied once more.
-            let head = io::Cursor::new(counted.buffer().to_vec());
-            Ok((Box::new(head.chain(counted.into_inner())), size))
+            Ok(Some((Box::new(source), size)))
         }
     }
 
@@ -277,6 +332,42 @@ fn open_file(path: &Path) -> io::Result<(File, Option<u64>)> {
     Ok((file, metadata.is_file().then_some(metadata.len())))
 }
 
+/// The size of `file` if it is a regular file (standard input redirected from one).
+fn regular_size(file: &File) -> Option<u64> {
+    let metadata = file.metadata().ok()?;
+    metadata.is_file().then_some(metadata.len())
+}
+
+/// A pipe, terminal or device, read with a wait of at most [`IDLE_WAIT_MILLIS`]: when no
+/// byte comes in that time (or a signal comes), the read fails with
+/// [`io::ErrorKind::WouldBlock`]. A blocking read of an idle pipe held back the rows of the
+/// records already read and did not hear Ctrl-C until its writer wrote again.
+struct Waiting {
+    file: File,
+}
+
+impl Read for Waiting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut wanted = libc::pollfd {
+            fd: self.file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one `pollfd`, valid for the call; the descriptor is open while `file` is.
+        let ready = unsafe { libc::poll(&mut wanted, 1, IDLE_WAIT_MILLIS) };
+        if ready < 0 {
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                return Err(error);
+            }
+        }
+        if ready <= 0 {
+            return Err(io::ErrorKind::WouldBlock.into());
+        }
+        self.file.read(buf)
+    }
+}
+
 /// Counts the raw bytes read, for progress by bytes.
 struct CountingReader {
     inner: Box<dyn Read + Send>,
@@ -317,7 +408,10 @@ mod tests {
             file.write_all(bytes).unwrap();
         }
         let spec = InputSpec::new(&file.path().to_string_lossy(), Some(format));
-        let (mut cutter, header) = spec.open_chunks(Arc::new(AtomicU64::new(0))).unwrap();
+        let (mut cutter, header) = spec
+            .open_chunks(Arc::new(AtomicU64::new(0)), None)
+            .unwrap()
+            .unwrap();
         let mut records = Vec::new();
         while let Some(chunk) = cutter.next_chunk(per_chunk, None).unwrap() {
             let decoded = decode_owned(&chunk, format);

@@ -570,7 +570,12 @@ impl<'a, J: Job> Pipeline<'a, J> {
         let pool = worker_pool(options.threads)?;
         let bytes_read = Arc::new(AtomicU64::new(0));
         let first = match inputs.first() {
-            Some(input) => Some(open_input(job, input, &bytes_read)?),
+            Some(input) => Some(open_input(
+                job,
+                input,
+                &bytes_read,
+                options.stop.as_deref(),
+            )?),
             None => None,
         };
         let (carried, job_columns) = match &first {
@@ -653,6 +658,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
             seq: 0,
             stop: self.options.stop.clone(),
             stopped: false,
+            idle: false,
             skip_left: self.options.resume.as_ref().map_or(0, |r| r.rows),
         };
         let shared = Shared {
@@ -1007,7 +1013,18 @@ fn fan_out<J: Job>(
                     }
                 }
             }
-            if order.unwritten == 0 {
+            if reading.idle {
+                // The input has nothing ready: what is done is shown now, not when the
+                // next chunk fills.
+                if let Err(error) = writer.flush() {
+                    write_result = Err(error);
+                    break;
+                }
+                if order.unwritten == 0 {
+                    // The next read waits for bytes (at most 100 ms): no busy loop.
+                    continue;
+                }
+            } else if order.unwritten == 0 {
                 break;
             }
             let done = match done_rx.recv_timeout(FLUSH_AFTER) {
@@ -1068,14 +1085,19 @@ fn worker_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, BatchError> {
 type Opened<L> = (ChunkCutter, Arc<InputLayout<L>>);
 
 /// Opens `input` and works out its layout from its header: the job's, and the columns
-/// the job does not read, which are carried through.
+/// the job does not read, which are carried through. When `stop` is set before the
+/// input's first bytes (or its header) come, it is taken as empty.
 fn open_input<J: Job>(
     job: &J,
     input: &InputSpec,
     bytes_read: &Arc<AtomicU64>,
+    stop: Option<&AtomicBool>,
 ) -> Result<Opened<J::Layout>, BatchError> {
     // An empty CSV file has no header (and no records): it is read as lines.
-    let (cutter, header) = input.open_chunks(Arc::clone(bytes_read))?;
+    let (cutter, header) = match input.open_chunks(Arc::clone(bytes_read), stop)? {
+        Some(opened) => opened,
+        None => (ChunkCutter::empty(input.format), None),
+    };
     let layout = job
         .layout(input, header.as_deref())
         .map_err(|source| BatchError::Layout {
@@ -1207,13 +1229,17 @@ struct Reading<'a, J: Job> {
     /// The run's stop flag, and whether it stopped the reading.
     stop: Option<Arc<AtomicBool>>,
     stopped: bool,
+    /// Whether the last call found the input with nothing ready for now (an idle pipe).
+    idle: bool,
     /// Records of the shard still to skip (a resumed run).
     skip_left: u64,
 }
 
 impl<J: Job> Reading<'_, J> {
-    /// The next chunk of the inputs, `None` once they are all read (or after an error).
+    /// The next chunk of the inputs, `None` once they are all read (or after an error), or
+    /// for now when the input has nothing ready ([`idle`](Self::idle) is then set).
     fn next_chunk(&mut self) -> Result<Option<Chunk<J::Layout>>, BatchError> {
+        self.idle = false;
         if self.left > 0
             && self
                 .stop
@@ -1224,7 +1250,7 @@ impl<J: Job> Reading<'_, J> {
             self.left = 0;
         }
         let result = self.cut_next();
-        if !matches!(result, Ok(Some(_))) {
+        if !matches!(result, Ok(Some(_))) && !self.idle {
             self.left = 0;
         }
         result
@@ -1237,7 +1263,8 @@ impl<J: Job> Reading<'_, J> {
                 let Some(input) = self.inputs.get(file) else {
                     return Ok(None);
                 };
-                let (cutter, layout) = open_input(self.job, input, &self.bytes_read)?;
+                let (cutter, layout) =
+                    open_input(self.job, input, &self.bytes_read, self.stop.as_deref())?;
                 let columns = self.job.columns(&layout.job);
                 self.schema.check(input, &layout.carried_names, columns)?;
                 self.current = Some((file, cutter, layout));
@@ -1254,6 +1281,11 @@ impl<J: Job> Reading<'_, J> {
             if cutter.stopped() {
                 // Stopped while dropping a faulty record's endless rest: nothing more is read.
                 self.stopped = true;
+                return Ok(None);
+            }
+            if matches!(&next, Err(error) if error.kind() == io::ErrorKind::WouldBlock) {
+                // An idle pipe: the run writes what is done, and asks again.
+                self.idle = true;
                 return Ok(None);
             }
             let Some(raw) = next.map_err(|source| BatchError::InputBroken {
