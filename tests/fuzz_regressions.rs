@@ -8,7 +8,7 @@ fn resume_bytes(bytes: &[u8], format: OutputFormat) -> (Result<(), String>, Vec<
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rows");
     std::fs::write(&path, bytes).unwrap();
-    let result = resume_output(&path, format)
+    let result = resume_output(&path, format, true)
         .map(|_| ())
         .map_err(|e| e.to_string());
     (result, std::fs::read(&path).unwrap())
@@ -224,7 +224,7 @@ fn a_bare_cr_does_not_end_a_row_of_a_results_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rows");
     std::fs::write(&path, b"line,status\r\n1,ok\r\n2,o").unwrap();
-    let point = resume_output(&path, OutputFormat::Csv)
+    let point = resume_output(&path, OutputFormat::Csv, true)
         .unwrap()
         .point
         .unwrap();

@@ -245,7 +245,8 @@ fn suite_files_books_and_results_files_are_read_without_panics() {
     });
     let results = b"file,line,status,error,micros\na.txt,1,ok,,1.0\nb.txt,7,error,\"x, y\",2.0\n";
     mutated_files(results, 400, |path| {
-        let _ = resume_output(path, OutputFormat::Csv);
-        let _ = resume_output(path, OutputFormat::Jsonl);
+        let _ = resume_output(path, OutputFormat::Csv, true);
+        let _ = resume_output(path, OutputFormat::Csv, false);
+        let _ = resume_output(path, OutputFormat::Jsonl, true);
     });
 }

@@ -77,12 +77,20 @@ fn solve_args<'a>(output: &'a Path, inputs: &'a [PathBuf], extra: &[&'a str]) ->
 fn a_file_cut_anywhere_is_completed_to_the_uninterrupted_one() {
     let dir = tempfile::tempdir().unwrap();
     let inputs = inputs(dir.path());
-    for (format, compare) in [
-        ("csv", without_last_field as fn(&str) -> String),
-        ("jsonl", jsonl_without_micros),
+    // A file written without a header is resumed with `--no-header` too.
+    for (format, header, compare) in [
+        ("csv", "--header", without_last_field as fn(&str) -> String),
+        ("jsonl", "--header", jsonl_without_micros),
+        ("csv", "--no-header", without_last_field),
     ] {
-        let full = dir.path().join(format!("full.{format}"));
-        let out = run_in(&solve_args(&full, &inputs, &["--output-format", format]));
+        let header_args: &[&str] = match header {
+            "--no-header" => &["--no-header"],
+            _ => &[],
+        };
+        let full = dir.path().join(format!("full{header}.{format}"));
+        let mut extra = vec!["--output-format", format];
+        extra.extend_from_slice(header_args);
+        let out = run_in(&solve_args(&full, &inputs, &extra));
         assert_eq!(out.status.code(), Some(0));
         let whole = std::fs::read(&full).unwrap();
         let cut = dir.path().join(format!("cut.{format}"));
@@ -98,14 +106,19 @@ fn a_file_cut_anywhere_is_completed_to_the_uninterrupted_one() {
             whole.len(),
         ] {
             std::fs::write(&cut, &whole[..at]).unwrap();
-            let extra = ["--output-format", format, "--resume"];
+            let mut extra = vec!["--output-format", format, "--resume"];
+            extra.extend_from_slice(header_args);
             let out = run_in(&solve_args(&cut, &inputs, &extra));
-            assert_eq!(out.status.code(), Some(0), "{format} cut at {at}: {out:?}");
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{format} {header} cut at {at}: {out:?}"
+            );
             let resumed = std::fs::read_to_string(&cut).unwrap();
             assert_eq!(
                 compare(&resumed),
                 compare(std::str::from_utf8(&whole).unwrap()),
-                "{format} cut at {at}"
+                "{format} {header} cut at {at}"
             );
         }
     }

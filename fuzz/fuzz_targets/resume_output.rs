@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
 
 fn arbitrary_file(bytes: &[u8], format: OutputFormat) {
     let path = scratch_file("results", bytes);
-    match resume_output(&path, format) {
+    match resume_output(&path, format, true) {
         Ok(resumed) => {
             let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             let now = std::fs::read(&path).unwrap();
@@ -76,7 +76,7 @@ fn genuine_file_cut(records: &[u8], cut: usize, format: OutputFormat) {
     let full = std::fs::read(&full_path).unwrap();
     let cut = cut % (full.len() + 1);
     let path = scratch_file("cut", &full[..cut]);
-    let resumed = resume_output(&path, format)
+    let resumed = resume_output(&path, format, true)
         .unwrap_or_else(|e| panic!("a results file cut at byte {cut} is refused: {e}"));
     let out = Box::new(resumed.file);
     let (mut sink, resume) = match resumed.point {

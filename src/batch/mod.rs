@@ -309,6 +309,26 @@ pub enum BatchError {
         /// Where that record is in the inputs.
         place: String,
     },
+    /// The results file of a resumed run, written without a header, has rows of another
+    /// width than the run gives.
+    #[error(
+        "cannot resume: the results file's rows have {fields} fields, but this command gives \
+         {} columns ({})",
+        expected.len(),
+        expected.join(",")
+    )]
+    ResumeWidth {
+        /// Fields in the file's last row.
+        fields: usize,
+        /// The run's columns.
+        expected: Vec<String>,
+    },
+    /// The last row of a resumed run's results file does not say where it was.
+    #[error("cannot resume: {why}")]
+    ResumeRow {
+        /// What is wrong with the row.
+        why: String,
+    },
     /// The results file of a resumed run has other columns than the run gives.
     #[error(
         "cannot resume: the results file's columns are {}, but this command gives {}",

@@ -101,7 +101,9 @@ pub struct RunOptions {
 /// `last_file`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResumePoint {
-    /// The file's columns: they must be this run's.
+    /// The file's columns: they must be this run's. None for a file written without a
+    /// header ([`headerless`](Self::headerless)): the run's own are taken, and `last_file`
+    /// and `last_line` read from the last row by them.
     pub columns: Vec<String>,
     /// Rows already written.
     pub rows: u64,
@@ -112,6 +114,63 @@ pub struct ResumePoint {
     /// Every value of the last row, in the order of `columns` (none without rows): the
     /// input columns it carries must be the record's at its place.
     pub last_row: Vec<String>,
+}
+
+impl ResumePoint {
+    /// The point after `rows` rows of `columns`, the last of them `last_row` (empty
+    /// without rows): where the run stopped is read from its `line` and `file` columns.
+    pub fn after(columns: Vec<String>, rows: u64, last_row: Vec<String>) -> Result<Self, String> {
+        let field = |name: &str| {
+            let index = columns.iter().position(|c| c == name)?;
+            last_row.get(index).cloned()
+        };
+        if !columns.iter().any(|c| c == "line") {
+            return Err("its rows have no line column: not a results file".into());
+        }
+        let last_line = match (rows, field("line")) {
+            (0, _) => 0,
+            (_, Some(line)) => line
+                .parse()
+                .map_err(|_| format!("row {rows}'s line is {line:?}, not a line number"))?,
+            (_, None) => return Err(format!("row {rows} has no line")),
+        };
+        let last_file = field("file").filter(|_| rows > 0);
+        Ok(ResumePoint {
+            columns,
+            rows,
+            last_file,
+            last_line,
+            last_row: if rows > 0 { last_row } else { Vec::new() },
+        })
+    }
+
+    /// The point after `rows` rows of a file written without a header, the last of them
+    /// `last_row`: its columns are known only to the run (see [`columns`](Self::columns)).
+    pub fn headerless(rows: u64, last_row: Vec<String>) -> Self {
+        ResumePoint {
+            columns: Vec::new(),
+            rows,
+            last_file: None,
+            last_line: 0,
+            last_row,
+        }
+    }
+
+    /// This point with the run's `columns`, when its file had none (written without a
+    /// header): its last row must have as many fields.
+    fn with_columns(&self, columns: &[String]) -> Result<Self, BatchError> {
+        if !self.columns.is_empty() {
+            return Ok(self.clone());
+        }
+        if self.last_row.len() != columns.len() {
+            return Err(BatchError::ResumeWidth {
+                fields: self.last_row.len(),
+                expected: columns.to_vec(),
+            });
+        }
+        ResumePoint::after(columns.to_vec(), self.rows, self.last_row.clone())
+            .map_err(|why| BatchError::ResumeRow { why })
+    }
 }
 
 impl Default for RunOptions {
@@ -618,7 +677,11 @@ impl<'a, J: Job> Pipeline<'a, J> {
         progress: &dyn Progress,
     ) -> Result<RunStats, BatchError> {
         let names = self.schema.names();
-        if let Some(resume) = &self.options.resume {
+        let resume = match &self.options.resume {
+            Some(point) => Some(point.with_columns(&names)?),
+            None => None,
+        };
+        if let Some(resume) = &resume {
             if resume.columns != names {
                 return Err(BatchError::ResumeColumns {
                     found: resume.columns.clone(),
@@ -659,7 +722,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
             stop: self.options.stop.clone(),
             stopped: false,
             idle: false,
-            skip_left: self.options.resume.as_ref().map_or(0, |r| r.rows),
+            skip_left: resume.as_ref().map_or(0, |r| r.rows),
         };
         let shared = Shared {
             job: self.job,
@@ -685,7 +748,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
             row: Vec::new(),
             // The header is out once the first wait is long enough to flush.
             unflushed: true,
-            resume: self.options.resume.as_ref(),
+            resume: resume.as_ref(),
             closed: false,
             latency: LatencyCounts::default(),
         };
@@ -698,7 +761,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
         latency.drain_into(&mut self.stats.latency_ns);
         write_result?;
         read_result?;
-        if let Some(resume) = &self.options.resume {
+        if let Some(resume) = &resume {
             if reading.skip_left > 0 && !reading.stopped {
                 return Err(BatchError::ResumeTooLong {
                     rows: resume.rows,

@@ -104,9 +104,10 @@ pub fn open_resumed(
     path: &Path,
     inputs: &[crate::batch::InputSpec],
     format: OutputFormat,
+    header: bool,
 ) -> Result<Resumed, OutputError> {
     crate::batch::InputSpec::check_output(path, inputs)?;
-    Ok(resume_output(path, format)?)
+    Ok(resume_output(path, format, header)?)
 }
 
 /// Where a run's rows go: `format` rows to the file `path` (standard output when none),
@@ -127,11 +128,12 @@ pub fn open_rows(
 > {
     match (path, resume) {
         (Some(path), true) => {
-            let resumed = open_resumed(path, inputs, format)?;
+            let resumed = open_resumed(path, inputs, format, header)?;
             let out: Box<dyn std::io::Write + Send> = Box::new(resumed.file);
             Ok(match resumed.point {
                 Some(point) => (continuing_row_writer(format, out), Some(point)),
-                None => (row_writer(format, out), None),
+                None if header => (row_writer(format, out), None),
+                None => (continuing_row_writer(format, out), None),
             })
         }
         (None, true) => Err(OutputError::ResumeWithoutFile),

@@ -45,7 +45,14 @@ pub enum ResumeError {
 /// the rows still missing: a torn last line is cut off, and the file's columns and last
 /// row say where the run stopped. A missing file is an error: `--resume` continues a run;
 /// a file that is not a results file is refused unchanged.
-pub fn resume_output(path: &Path, format: OutputFormat) -> Result<Resumed, ResumeError> {
+///
+/// A CSV file written without a header (`header` false, `--no-header`) gives a point
+/// without columns ([`ResumePoint::headerless`]): the run checks its rows against its own.
+pub fn resume_output(
+    path: &Path,
+    format: OutputFormat,
+    header: bool,
+) -> Result<Resumed, ResumeError> {
     let io_error = |source| ResumeError::Io {
         path: path.to_path_buf(),
         source,
@@ -61,7 +68,8 @@ pub fn resume_output(path: &Path, format: OutputFormat) -> Result<Resumed, Resum
     // results file (a user's data named by mistake) is refused as it was.
     let lines = BufReader::new((&mut file).take(whole));
     let scanned = match format {
-        OutputFormat::Csv => scan_csv(lines),
+        OutputFormat::Csv if header => scan_csv(lines),
+        OutputFormat::Csv => scan_headerless_csv(lines),
         OutputFormat::Jsonl => scan_jsonl(lines),
     };
     let point = scanned.map_err(|why| ResumeError::NotResults {
@@ -126,12 +134,41 @@ fn scan_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
     }
     let mut last_row: Vec<String> = last.iter().map(String::from).collect();
     without_cr(&mut last_row);
-    let field = |name: &str| {
-        let index = columns.iter().position(|c| c == name)?;
-        last_row.get(index).cloned()
-    };
-    let (line, file) = (field("line"), field("file"));
-    place(columns, rows, line, file, last_row).map(Some)
+    let headed = columns.iter().any(|c| c == "line");
+    ResumePoint::after(columns, rows, last_row)
+        .map(Some)
+        .map_err(|why| match headed {
+            true => why,
+            false => format!("{why} (a file written with --no-header needs it again)"),
+        })
+}
+
+/// The rows and the last row of a CSV results file written without a header.
+fn scan_headerless_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_reader(lines);
+    let mut rows = 0u64;
+    let mut last = csv::StringRecord::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {
+                rows += 1;
+                std::mem::swap(&mut last, &mut record);
+            }
+            Ok(false) => break,
+            Err(error) => return Err(format!("row {}: {error}", rows + 1)),
+        }
+    }
+    if rows == 0 {
+        return Ok(None);
+    }
+    let mut last_row: Vec<String> = last.iter().map(String::from).collect();
+    without_cr(&mut last_row);
+    Ok(Some(ResumePoint::headerless(rows, last_row)))
 }
 
 /// Takes the CR of a CRLF line ending off a row's last field.
@@ -183,35 +220,7 @@ fn scan_jsonl(lines: impl BufRead) -> Result<Option<ResumePoint>, String> {
         .iter()
         .map(|c| text(c).unwrap_or_default())
         .collect();
-    place(columns, rows, text("line"), text("file"), last_row).map(Some)
-}
-
-/// The resume point after `rows` rows of `columns`, the last with these `line` and
-/// `file` values and these values in all.
-fn place(
-    columns: Vec<String>,
-    rows: u64,
-    line: Option<String>,
-    file: Option<String>,
-    last_row: Vec<String>,
-) -> Result<ResumePoint, String> {
-    if !columns.iter().any(|c| c == "line") {
-        return Err("its rows have no line column: not a results file".into());
-    }
-    let last_line = match (rows, line) {
-        (0, _) => 0,
-        (_, Some(line)) => line
-            .parse()
-            .map_err(|_| format!("row {rows}'s line is {line:?}, not a line number"))?,
-        (_, None) => return Err(format!("row {rows} has no line")),
-    };
-    Ok(ResumePoint {
-        columns,
-        rows,
-        last_file: file.filter(|_| rows > 0),
-        last_line,
-        last_row: if rows > 0 { last_row } else { Vec::new() },
-    })
+    ResumePoint::after(columns, rows, last_row).map(Some)
 }
 
 #[cfg(test)]
@@ -223,10 +232,30 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("rows");
         std::fs::write(&path, text).unwrap();
-        let mut resumed = resume_output(&path, format).unwrap();
+        let mut resumed = resume_output(&path, format, true).unwrap();
         resumed.file.write_all(b"NEXT\n").unwrap();
         let after = std::fs::read_to_string(&path).unwrap();
         (resumed, after)
+    }
+
+    #[test]
+    fn a_file_without_header_gives_its_rows_and_last_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rows");
+        std::fs::write(&path, "1,ok,\n3,ok,\"a, b\"\n5,o").unwrap();
+        let resumed = resume_output(&path, OutputFormat::Csv, false).unwrap();
+        assert_eq!(
+            resumed.point,
+            Some(ResumePoint::headerless(
+                2,
+                ["3", "ok", "a, b"].map(String::from).to_vec()
+            ))
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"1,ok,\n3,ok,\"a, b\"\n");
+        // Read as if it had a header, it is refused, with a hint.
+        std::fs::write(&path, "1,ok,\n3,ok,\n").unwrap();
+        let error = resume_output(&path, OutputFormat::Csv, true).unwrap_err();
+        assert!(error.to_string().contains("--no-header"), "{error}");
     }
 
     #[test]
@@ -280,10 +309,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("puzzles.txt");
         std::fs::write(&path, "not json\n").unwrap();
-        let error = resume_output(&path, OutputFormat::Jsonl).unwrap_err();
+        let error = resume_output(&path, OutputFormat::Jsonl, true).unwrap_err();
         assert!(error.to_string().contains("not a JSON object"), "{error}");
         std::fs::write(&path, "puzzle\n..3..\n").unwrap();
-        let error = resume_output(&path, OutputFormat::Csv).unwrap_err();
+        let error = resume_output(&path, OutputFormat::Csv, true).unwrap_err();
         assert!(error.to_string().contains("no line column"), "{error}");
     }
 }
