@@ -226,9 +226,13 @@ impl Grid {
     }
 
     /// Parses a line of the line format. The size is inferred from the length unless
-    /// `side` is given. Trailing white space is ignored.
+    /// `side` is given. White space before and after the grid is ignored (columns in
+    /// errors still count it).
     pub fn from_line(line: &str, side: Option<usize>) -> Result<Self, GridError> {
-        let text = line.trim_end();
+        let until_end = line.trim_end();
+        let text = until_end.trim_start_matches(|c: char| c.is_ascii_whitespace());
+        // ASCII blanks: a byte and a column each.
+        let leading = until_end.len() - text.len();
         let ascii = text.is_ascii();
         let length = if ascii {
             text.len()
@@ -285,7 +289,7 @@ impl Grid {
                 _ => {
                     return Err(GridError::BadCharacter {
                         character,
-                        column: index + 1,
+                        column: leading + index + 1,
                         side,
                         alphabet: alphabet(side),
                     })
@@ -454,6 +458,20 @@ mod tests {
         assert_eq!(grid.clue_count(), 24);
         assert_eq!(grid.to_line(), SEED1.replace('0', "."));
         assert_eq!(Grid::from_line(&grid.to_line(), Some(9)).unwrap(), grid);
+    }
+
+    #[test]
+    fn blanks_around_the_line_are_ignored_but_counted_in_columns() {
+        let grid = Grid::from_line(SEED1, None).unwrap();
+        assert_eq!(
+            Grid::from_line(&format!(" \t{SEED1}\t "), None).unwrap(),
+            grid
+        );
+        let bad = format!("  {}x", &SEED1[..80]);
+        match Grid::from_line(&bad, None) {
+            Err(GridError::BadCharacter { column, .. }) => assert_eq!(column, 83),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
