@@ -41,9 +41,8 @@ pub(crate) enum Fault {
     },
     /// A CSV quoted field still open at the end of the input, or after the limit.
     #[error(
-        "the quote at line {line}, column {column} is never closed{}; reading goes on at line {}",
-        match within { Some(max) => format!(" within {max} bytes"), None => " before the end of the input".to_string() },
-        line + 1
+        "the quote at line {line}, column {column} is never closed{}",
+        match within { Some(max) => format!(" within {max} bytes"), None => " before the end of the input".to_string() }
     )]
     UnclosedQuote {
         /// The quote's line.
@@ -62,6 +61,19 @@ pub(crate) enum Fault {
         /// The limit.
         max: usize,
     },
+}
+
+impl Fault {
+    /// The error row of the faulty record: the fault, and where reading goes on when
+    /// that is not the next line.
+    pub(crate) fn row_message(&self) -> String {
+        match self {
+            Fault::UnclosedQuote { line, .. } => {
+                format!("{self}; reading goes on at line {}", line + 1)
+            }
+            Fault::LineTooLong { .. } | Fault::RecordTooLong { .. } => self.to_string(),
+        }
+    }
 }
 
 /// Consecutive whole records of one input, as raw bytes.
@@ -647,7 +659,7 @@ pub(crate) mod tests {
             .iter()
             .map(|c| {
                 let text = match &c.fault {
-                    Some((line, fault)) => format!("!{line}: {fault}"),
+                    Some((line, fault)) => format!("!{line}: {}", fault.row_message()),
                     None => String::from_utf8_lossy(&c.bytes).into_owned(),
                 };
                 (text, c.first_line, c.records)
