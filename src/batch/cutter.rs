@@ -28,6 +28,11 @@ const FIRST_RECORD_BYTES: usize = 128;
 /// first record.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
+/// `bytes` without the byte order mark they may start with.
+pub(crate) fn without_byte_order_mark(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes)
+}
+
 /// A record the reader could not cut whole: it becomes an error row with this message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Fault {
