@@ -760,3 +760,29 @@ fn a_dataset_that_cannot_be_read_fails_its_runs_and_the_others_still_run() {
         "{md}"
     );
 }
+
+#[test]
+fn gate_percentages_are_checked_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let reports = dir.path().join("reports");
+    for (option, value) in [("--noise", "1e30"), ("--fail-if-slower", "1e400")] {
+        let run_bench = ["bench", "--reports", reports.to_str().unwrap()];
+        for command in [&run_bench[..], &["bench", "compare", "old", "new"]] {
+            let output = common::puzzlebench()
+                .args(command)
+                .args([option, value])
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(2), "{command:?} {option}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                stderr.contains(&format!(
+                    "--noise and --fail-if-slower take a percentage from 0 to 100, not {value}"
+                )),
+                "{stderr}"
+            );
+        }
+    }
+    // Nothing was run: no report folder was made.
+    assert!(!reports.exists());
+}
