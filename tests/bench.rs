@@ -709,3 +709,80 @@ fn datasets_are_found_in_a_folder_named_from_the_current_one() {
         );
     }
 }
+
+#[test]
+fn a_dataset_that_cannot_be_read_fails_its_runs_and_the_others_still_run() {
+    // A `.gz` cut short: the bench reports it failed, measures the other dataset, and
+    // ends with exit code 1.
+    let dir = tempfile::tempdir().unwrap();
+    let sudoku = dir.path().join("corpora/sudoku");
+    fs::create_dir_all(&sudoku).unwrap();
+    fs::copy(
+        repo_datasets().join("sudoku/mixed.txt"),
+        sudoku.join("mixed.txt"),
+    )
+    .unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(
+        &mut gz,
+        &fs::read(repo_datasets().join("sudoku/generated-1k.csv")).unwrap(),
+    )
+    .unwrap();
+    let gz = gz.finish().unwrap();
+    fs::write(sudoku.join("broken.csv.gz"), &gz[..gz.len() / 3]).unwrap();
+    let reports = dir.path().join("reports");
+    let output = common::puzzlebench()
+        .current_dir(dir.path())
+        .args(["bench", "--datasets", "corpora", "--algos", "dlx"])
+        .args(["--threads", "1", "--quick", "--reports"])
+        .arg(&reports)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("all runs agree; 1 runs FAILED"), "{stdout}");
+    assert!(
+        stderr.contains("broken.csv.gz · dlx · 1 … FAILED: cannot read "),
+        "{stderr}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("mixed.txt") && l.contains("dlx")),
+        "{stdout}"
+    );
+    let md = fs::read_to_string(report_dir(&reports).join("summary.md")).unwrap();
+    assert!(
+        md.contains("**dlx failed on broken.csv.gz**: cannot read "),
+        "{md}"
+    );
+}
+
+#[test]
+fn gate_percentages_are_checked_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let reports = dir.path().join("reports");
+    for (option, value) in [("--noise", "1e30"), ("--fail-if-slower", "1e400")] {
+        let run_bench = ["bench", "--reports", reports.to_str().unwrap()];
+        for command in [&run_bench[..], &["bench", "compare", "old", "new"]] {
+            let output = common::puzzlebench()
+                .args(command)
+                .args([option, value])
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(2), "{command:?} {option}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                stderr.contains(&format!(
+                    "--noise and --fail-if-slower take a percentage from 0 to 100, not {value}"
+                )),
+                "{stderr}"
+            );
+        }
+    }
+    // Nothing was run: no report folder was made.
+    assert!(!reports.exists());
+}

@@ -255,6 +255,71 @@ fn merge_refuses_shards_that_do_not_make_one_run() {
 }
 
 #[test]
+fn merge_says_plainly_what_is_wrong_with_a_histogram_and_reads_json_after_a_bom() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = repo_datasets().join("connect4/games-1k.txt");
+    let good = dir.path().join("good");
+    run_ok(
+        &[
+            "connect4",
+            "validate",
+            "-q",
+            input.to_str().unwrap(),
+            "--report",
+            good.to_str().unwrap(),
+        ],
+        1,
+    );
+    let part = dir.path().join("part");
+    fs::create_dir(&part).unwrap();
+    for file in ["summary.json", "env.json", "latency.hdr"] {
+        fs::copy(good.join(file), part.join(file)).unwrap();
+    }
+    let out = dir.path().join("out");
+    let merge = || {
+        run(&[
+            "report",
+            "merge",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+            part.to_str().unwrap(),
+        ])
+    };
+    // Summaries saved by an editor that puts a byte order mark first.
+    for file in ["summary.json", "env.json"] {
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        bytes.extend(fs::read(good.join(file)).unwrap());
+        fs::write(part.join(file), bytes).unwrap();
+    }
+    let output = merge();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(histogram(&out), histogram(&good));
+    let histogram_file = part.join("latency.hdr");
+    let whole = fs::read(good.join("latency.hdr")).unwrap();
+    for (bytes, damage) in [
+        (&whole[..10], "is cut short"),
+        (
+            &b"not a histogram at all"[..],
+            "is not a latency histogram puzzlebench wrote",
+        ),
+    ] {
+        fs::write(&histogram_file, bytes).unwrap();
+        let output = merge();
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr).trim_end(),
+            format!("puzzlebench: {} {damage}", histogram_file.display())
+        );
+    }
+}
+
+#[test]
 fn every_batch_command_carries_the_other_csv_columns() {
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, text: &str| {

@@ -231,6 +231,26 @@ fn an_unclosed_quote_is_one_error_row_and_the_records_after_it_keep_theirs() {
     check_unclosed_quote(&lines, 11, &["--max-line-bytes", "10000"], Some(10_000));
 }
 
+#[test]
+fn an_unclosed_quote_in_a_header_stops_the_run_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write_file(&dir, "good.csv", b"id,moves\ng1,4455667\n");
+    let bad = write_file(&dir, "bad.csv", b"id,\"moves\ng2,4455667\n");
+    let output = run(&["connect4", "validate", "--column", "moves", &good, &bad]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim_end(),
+        format!(
+            "puzzlebench: cannot read {bad}: its header cannot be read: the quote at line 1, \
+             column 4 is never closed before the end of the input; the run stops before its \
+             records"
+        )
+    );
+    // The inputs before it have their rows; its own records have none.
+    let (_, rows) = parse_csv(&String::from_utf8_lossy(&output.stdout));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+}
+
 #[cfg_attr(
     corpora_missing,
     ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"

@@ -121,3 +121,30 @@ fn a_report_folder_that_is_a_file_is_refused_before_the_run() {
     assert!(!rows.exists());
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
 }
+
+#[test]
+fn generators_say_what_they_cannot_write_and_where() {
+    for (command, what) in [
+        ("sudoku generate --count 3", "puzzles"),
+        ("connect4 generate --count 3", "games"),
+        ("battleship generate --count 3", "fields"),
+    ] {
+        for (output, redirection, place) in [
+            ("-o /dev/full", "", "/dev/full"),
+            ("", "> /dev/full", "standard output"),
+        ] {
+            let args = format!("{command} {output}");
+            let out = shell(&args, redirection);
+            assert_eq!(out.status.code(), Some(2), "{args} {redirection}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                stderr.trim_end(),
+                format!(
+                    "puzzlebench: cannot write the {what} to {place}: No space left on device \
+                     (os error 28)"
+                ),
+                "{args} {redirection}"
+            );
+        }
+    }
+}

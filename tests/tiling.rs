@@ -350,6 +350,27 @@ fn cli_counts_and_clear_errors() {
         String::from_utf8(output.stderr).unwrap().trim(),
         "puzzlebench: piece 1 has no legal placement on this board"
     );
+    // A size in the name too large for any board is said to be one.
+    let huge = "99999999999999999999";
+    let stones = dir.path().join(format!("{huge}x{huge}_1.txt"));
+    std::fs::write(&stones, "B,W\n===\n").unwrap();
+    for command in ["count", "solve"] {
+        let output = run(&["checkerboard", command, stones.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap().trim(),
+            format!(
+                "puzzlebench: the board size in the name {} is too large (a board has 1 to \
+                 4,096 cells)",
+                stones.display()
+            )
+        );
+    }
+    let output = run(&["tiling", "count", "--board", &format!("{huge}x2")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8(output.stderr).unwrap().contains(&format!(
+        "size \"{huge}x2\" is too large (a board has 1 to 4,096 cells)"
+    )));
     // Colour counts that cannot match.
     let stones = dir.path().join("2x2_2.txt");
     std::fs::write(&stones, "B\n===\nB\n===\nB,W\n===\n").unwrap();

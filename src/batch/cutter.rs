@@ -28,6 +28,11 @@ const FIRST_RECORD_BYTES: usize = 128;
 /// first record.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
+/// `bytes` without the byte order mark they may start with.
+pub(crate) fn without_byte_order_mark(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes)
+}
+
 /// A record the reader could not cut whole: it becomes an error row with this message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Fault {
@@ -41,9 +46,8 @@ pub(crate) enum Fault {
     },
     /// A CSV quoted field still open at the end of the input, or after the limit.
     #[error(
-        "the quote at line {line}, column {column} is never closed{}; reading goes on at line {}",
-        match within { Some(max) => format!(" within {max} bytes"), None => " before the end of the input".to_string() },
-        line + 1
+        "the quote at line {line}, column {column} is never closed{}",
+        match within { Some(max) => format!(" within {max} bytes"), None => " before the end of the input".to_string() }
     )]
     UnclosedQuote {
         /// The quote's line.
@@ -62,6 +66,19 @@ pub(crate) enum Fault {
         /// The limit.
         max: usize,
     },
+}
+
+impl Fault {
+    /// The error row of the faulty record: the fault, and where reading goes on when
+    /// that is not the next line.
+    pub(crate) fn row_message(&self) -> String {
+        match self {
+            Fault::UnclosedQuote { line, .. } => {
+                format!("{self}; reading goes on at line {}", line + 1)
+            }
+            Fault::LineTooLong { .. } | Fault::RecordTooLong { .. } => self.to_string(),
+        }
+    }
 }
 
 /// Consecutive whole records of one input, as raw bytes.
@@ -822,7 +839,7 @@ pub(crate) mod tests {
             .iter()
             .map(|c| {
                 let text = match &c.fault {
-                    Some((line, fault)) => format!("!{line}: {fault}"),
+                    Some((line, fault)) => format!("!{line}: {}", fault.row_message()),
                     None => String::from_utf8_lossy(&c.bytes).into_owned(),
                 };
                 (text, c.first_line, c.records)

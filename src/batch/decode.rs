@@ -100,7 +100,7 @@ pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Decoded<'_> {
         ..Decoded::default()
     };
     if let Some((line, fault)) = &chunk.fault {
-        decoded.unreadable(*line, fault.to_string());
+        decoded.unreadable(*line, fault.row_message());
         return decoded;
     }
     let (bytes, first_line) = (&chunk.bytes[..], chunk.first_line);

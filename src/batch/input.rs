@@ -184,7 +184,9 @@ impl InputSpec {
                     return Ok(None);
                 }
                 if let Some((_, fault)) = chunk.as_ref().and_then(|chunk| chunk.fault.as_ref()) {
-                    let message = format!("its header cannot be read: {fault}");
+                    let message = format!(
+                        "its header cannot be read: {fault}; the run stops before its records"
+                    );
                     let source = io::Error::new(io::ErrorKind::InvalidData, message);
                     return Err(self.input_error(source));
                 }

@@ -21,6 +21,7 @@ mod shard;
 mod stats;
 
 pub use cell::{push_csv_field, push_micros, push_number, push_one_decimal, push_short, Cell};
+pub(crate) use cutter::without_byte_order_mark;
 pub use input::{Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};
 pub use interrupt::Interruption;
 pub use progress::{NoProgress, Progress, TerminalProgress};

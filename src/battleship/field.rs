@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use serde_json::value::RawValue;
 use smallvec::SmallVec;
 use thiserror::Error;
 
@@ -404,20 +405,22 @@ fn cell_value(character: char, row: usize, column: usize) -> Result<bool, FieldE
 }
 
 fn parse_json(text: &str) -> Result<Vec<Vec<bool>>, FieldError> {
-    let rows: Vec<Vec<serde_json::Value>> = serde_json::from_str(text).map_err(json_error)?;
+    // Each cell's text as written, so that a message quotes it as the user typed it
+    // (a `Value` would give 99999999999999999999 back as 1e+20).
+    let rows: Vec<Vec<&RawValue>> = serde_json::from_str(text).map_err(json_error)?;
     rows.iter()
         .enumerate()
         .map(|(r, row)| {
             row.iter()
                 .enumerate()
-                .map(|(c, value)| match value.as_u64() {
-                    Some(0) => Ok(false),
-                    Some(1) => Ok(true),
-                    _ => Err(FieldError::Json(format!(
+                .map(|(c, value)| match value.get() {
+                    "0" => Ok(false),
+                    "1" => Ok(true),
+                    other => Err(FieldError::Json(format!(
                         "row {}, column {} is {}, not 0 or 1",
                         r + 1,
                         c + 1,
-                        Excerpt::plain(&value.to_string())
+                        Excerpt::plain(other)
                     ))),
                 })
                 .collect()
@@ -557,6 +560,21 @@ mod tests {
             "not a list of rows of 0 and 1: row 2, column 2 is 2, not 0 or 1"
         );
         assert!(Field::parse("[[1, 0], [0", FieldFormat::Auto, None).is_err());
+        // A value is quoted as written, not as a float would print it.
+        for (text, quoted) in [
+            ("[[99999999999999999999]]", "99999999999999999999"),
+            ("[[1.0, 0]]", "1.0"),
+            ("[[1, -0]]", "-0"),
+            ("[[0, [1]]]", "[1]"),
+        ] {
+            let error = Field::parse(text, FieldFormat::Auto, None).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .ends_with(&format!(" is {quoted}, not 0 or 1")),
+                "{text}: {error}"
+            );
+        }
     }
 
     #[test]

@@ -17,6 +17,9 @@ pub enum BenchError {
         /// What is wrong, and where.
         message: String,
     },
+    /// A `--noise` or `--fail-if-slower` value that is not a percentage.
+    #[error(transparent)]
+    Percentage(#[from] super::gate::PercentageError),
     /// The suite cannot be resolved into runs (missing datasets, unknown algorithms…).
     #[error("{0}")]
     Plan(String),

@@ -12,12 +12,36 @@ use super::folder::{baseline_folder, save_baseline, write_comparison, SavedRepor
 #[derive(Debug, Clone, clap::Args)]
 pub struct Gate {
     /// Changes below PCT% of the old speed count as noise.
-    #[arg(long, value_name = "PCT", default_value_t = DEFAULT_NOISE * 100.0)]
+    #[arg(long, value_name = "PCT", default_value_t = DEFAULT_NOISE * 100.0, value_parser = parse_percentage)]
     pub noise: f64,
     /// Exit code 1 when a measurement is slower than the old run by more than PCT%
     /// (beyond its 95% interval).
-    #[arg(long, value_name = "PCT")]
+    #[arg(long, value_name = "PCT", value_parser = parse_percentage)]
     pub fail_if_slower: Option<f64>,
+}
+
+/// A `--noise` or `--fail-if-slower` value that is not a percentage from 0 to 100.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--noise and --fail-if-slower take a percentage from 0 to 100, not {text}")]
+pub struct PercentageError {
+    /// The value as given.
+    pub text: String,
+}
+
+/// A `--noise` or `--fail-if-slower` value: a percentage from 0 to 100 (100 excluded).
+pub fn parse_percentage(text: &str) -> Result<f64, PercentageError> {
+    let pct = text.trim().parse().unwrap_or(f64::NAN);
+    percentage(pct, || text.to_string())
+}
+
+/// `pct` if it is a percentage from 0 to 100 (100 excluded); else the error, quoting the
+/// value as `text` gives it.
+fn percentage(pct: f64, text: impl FnOnce() -> String) -> Result<f64, PercentageError> {
+    if (0.0..100.0).contains(&pct) {
+        Ok(pct)
+    } else {
+        Err(PercentageError { text: text() })
+    }
 }
 
 /// A comparison made and written into the newer report's folder.
@@ -83,15 +107,13 @@ impl Baselines {
 impl Gate {
     /// Compares the reports in `old` and `new` and writes the comparison into `new`.
     pub fn compare(&self, old: &Path, new: &Path) -> Result<Judged, BenchError> {
+        // The command line checks them as it reads them; a gate built in code is
+        // checked here.
         for pct in [Some(self.noise), self.fail_if_slower]
             .into_iter()
             .flatten()
         {
-            if !(0.0..100.0).contains(&pct) {
-                return Err(BenchError::Plan(format!(
-                    "--noise and --fail-if-slower take a percentage from 0 to 100, not {pct}"
-                )));
-            }
+            percentage(pct, || pct.to_string())?;
         }
         let (old, new) = (SavedReport::load(old)?, SavedReport::load(new)?);
         let comparison = Comparison::new(old.side(), new.side(), self.noise / 100.0);
@@ -105,5 +127,32 @@ impl Gate {
         }
         let _ = writeln!(text, "comparison: {}", new.dir.join(PAGE_FILE).display());
         Ok(Judged { text, failing })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_are_from_0_to_100() {
+        assert_eq!(parse_percentage("2.5"), Ok(2.5));
+        assert_eq!(parse_percentage("0"), Ok(0.0));
+        for bad in ["1e30", "1e400", "100", "-1", "NaN", "inf", "ten", ""] {
+            assert_eq!(
+                parse_percentage(bad).unwrap_err().to_string(),
+                format!("--noise and --fail-if-slower take a percentage from 0 to 100, not {bad}"),
+            );
+        }
+        // A gate built in code is checked as the command line checks it.
+        let gate = Gate {
+            noise: 1e30,
+            fail_if_slower: None,
+        };
+        let error = gate.compare(Path::new("/nonexistent"), Path::new("/nonexistent"));
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            "--noise and --fail-if-slower take a percentage from 0 to 100, not 1000000000000000000000000000000"
+        );
     }
 }

@@ -32,7 +32,7 @@ pub use folder::{
     PAGE_FILE,
 };
 pub use format::{median, thousands, threads_text};
-pub use gate::{BaselineOutcome, Baselines, Gate, Judged};
+pub use gate::{parse_percentage, BaselineOutcome, Baselines, Gate, Judged, PercentageError};
 pub use measure::{Effort, Timing};
 pub use page::bench_page;
 pub use report::{BenchSummary, RunSamples};

@@ -128,7 +128,8 @@ pub struct RunResult {
     pub disagreements: u64,
     /// The first of them.
     pub listed: Vec<Disagreement>,
-    /// Why the run failed (an external program that could not run), if it did.
+    /// Why the run failed (an external program that could not run, a dataset that could
+    /// not be read), if it did.
     pub failure: Option<String>,
 }
 
@@ -300,9 +301,12 @@ pub fn run_plan(
                 algorithms: &algorithms,
                 threads,
             });
-            let measurements = measure_in_turns(dataset, &algorithms, threads, &timing)?;
-            for (a, (algorithm, mut measurement)) in algorithms.iter().zip(measurements).enumerate()
-            {
+            // A dataset that cannot be read (a truncated `.gz`) fails its measurements;
+            // the other datasets still run.
+            let mut measurements = measure_in_turns(dataset, &algorithms, threads, &timing)
+                .map(Vec::into_iter)
+                .map_err(|error| error.to_string());
+            for (a, algorithm) in algorithms.iter().enumerate() {
                 index += 1;
                 on_event(Event::Started {
                     index,
@@ -311,9 +315,19 @@ pub fn run_plan(
                     algorithm,
                     threads: Some(threads),
                 });
-                let answers = std::mem::take(&mut measurement.answers);
-                let mut result = builtin_result(dataset, algorithm, threads, measurement);
-                reference.check(format!("{algorithm} ×{threads}"), answers, &mut result);
+                let result = match &mut measurements {
+                    Ok(each) => {
+                        let mut measurement = each.next().expect("one per algorithm");
+                        let answers = std::mem::take(&mut measurement.answers);
+                        let mut result = builtin_result(dataset, algorithm, threads, measurement);
+                        reference.check(format!("{algorithm} ×{threads}"), answers, &mut result);
+                        result
+                    }
+                    Err(failure) => RunResult {
+                        failure: Some(failure.clone()),
+                        ..unmeasured(dataset, algorithm, Some(threads))
+                    },
+                };
                 on_event(Event::Finished(&result));
                 measured.push(((a, t), result));
             }
@@ -323,7 +337,28 @@ pub fn run_plan(
         if externals_on(dataset).is_empty() {
             continue;
         }
-        let texts = record_texts(&input_spec(&dataset.path), dataset.max_records)?;
+        let texts = match record_texts(&input_spec(&dataset.path), dataset.max_records) {
+            Ok(texts) => texts,
+            Err(error) => {
+                for external in externals {
+                    index += 1;
+                    on_event(Event::Started {
+                        index,
+                        total,
+                        dataset: &dataset.name,
+                        algorithm: &external.name,
+                        threads: None,
+                    });
+                    let result = RunResult {
+                        failure: Some(error.to_string()),
+                        ..unmeasured(dataset, &external.name, None)
+                    };
+                    on_event(Event::Finished(&result));
+                    results.push(result);
+                }
+                continue;
+            }
+        };
         if texts.is_empty() {
             continue;
         }
@@ -338,18 +373,8 @@ pub fn run_plan(
                 threads: None,
             });
             let mut result = RunResult {
-                kind: dataset.kind.name().to_string(),
-                dataset: dataset.name.clone(),
-                algorithm: external.name.clone(),
-                threads: None,
                 records: puzzles.len() as u64,
-                rates: Vec::new(),
-                latency_ns: None,
-                statuses: Vec::new(),
-                effort: None,
-                disagreements: 0,
-                listed: Vec::new(),
-                failure: None,
+                ..unmeasured(dataset, &external.name, None)
             };
             // A program that fails on one dataset (say, one of a size it cannot read) is
             // reported, and the others still run.
@@ -379,15 +404,27 @@ fn builtin_result(
     measurement: Measurement,
 ) -> RunResult {
     RunResult {
-        kind: dataset.kind.name().to_string(),
-        dataset: dataset.name.clone(),
-        algorithm: algorithm.to_string(),
-        threads: Some(threads),
         records: measurement.records,
         rates: measurement.rates,
         latency_ns: measurement.latency_ns,
         statuses: measurement.statuses,
         effort: measurement.effort,
+        ..unmeasured(dataset, algorithm, Some(threads))
+    }
+}
+
+/// The result of `algorithm` on `dataset` before anything is measured.
+fn unmeasured(dataset: &PlannedDataset, algorithm: &str, threads: Option<usize>) -> RunResult {
+    RunResult {
+        kind: dataset.kind.name().to_string(),
+        dataset: dataset.name.clone(),
+        algorithm: algorithm.to_string(),
+        threads,
+        records: 0,
+        rates: Vec::new(),
+        latency_ns: None,
+        statuses: Vec::new(),
+        effort: None,
         disagreements: 0,
         listed: Vec::new(),
         failure: None,

@@ -4,14 +4,14 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
 use puzzlebench::batch::{InputFormat, InputSpec};
-use puzzlebench::battleship::generate::{write_fields, FieldBatch};
+use puzzlebench::battleship::generate::{write_fields, FieldBatch, GenerateFieldsError};
 use puzzlebench::battleship::{FieldFormat, ValidateJob};
 
-use super::{create_output, run_job, RunArgs};
+use super::{create_output, output_name, run_job, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum BattleshipCommand {
@@ -53,7 +53,12 @@ pub(super) fn validate_battleship(args: BattleshipValidateArgs) -> Result<ExitCo
 pub(super) fn generate_battleship(args: BattleshipGenerateArgs) -> Result<ExitCode> {
     args.batch.check()?;
     let mut out = create_output(args.output.as_ref(), &[])?;
-    write_fields(&args.batch, &mut out)?;
-    out.flush()?;
+    let destination = output_name(args.output.as_ref());
+    let cannot_write = || format!("cannot write the fields to {destination}");
+    match write_fields(&args.batch, &mut out) {
+        Err(GenerateFieldsError::Write(error)) => Err(error).with_context(cannot_write)?,
+        written => written?,
+    }
+    out.flush().with_context(cannot_write)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
 use puzzlebench::batch::{InputFormat, InputSpec};
@@ -14,7 +14,7 @@ use puzzlebench::connect4::solve::{BookOptions, BuildProgress};
 use puzzlebench::connect4::{PlayOptions, SolveOptions, ValidateOptions};
 use puzzlebench::report;
 
-use super::{create_output, parse_threads, run_job, thread_pool, to_stderr, RunArgs};
+use super::{create_output, output_name, parse_threads, run_job, thread_pool, to_stderr, RunArgs};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum Connect4Command {
@@ -137,7 +137,9 @@ pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> 
 pub(super) fn generate_connect4(args: Connect4GenerateArgs) -> Result<ExitCode> {
     args.batch.check()?;
     let mut out = create_output(args.output.as_ref(), &[])?;
-    args.batch.write(&mut out)?;
-    out.flush()?;
+    let destination = output_name(args.output.as_ref());
+    let cannot_write = || format!("cannot write the games to {destination}");
+    args.batch.write(&mut out).with_context(cannot_write)?;
+    out.flush().with_context(cannot_write)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -43,6 +43,29 @@ pub enum NotationError {
         /// 1-based position in the line.
         column: usize,
     },
+    /// A column number too large to be any board's column.
+    #[error(
+        "the number {} at column {column} is too large to be a column",
+        Excerpt::plain(number)
+    )]
+    NumberTooLarge {
+        /// The number as written.
+        number: String,
+        /// 1-based position in the line where it starts.
+        column: usize,
+    },
+    /// A comma with no number before or after it (`1,,2`, `,1`, `1,2,`).
+    #[error("empty move at column {column}: a comma needs a column number on each side")]
+    EmptyMove {
+        /// 1-based position in the line where the move is missing.
+        column: usize,
+    },
+    /// A colours list that starts with `[` and does not end with `]`.
+    #[error("the list is not closed: it starts with [ but does not end with ]")]
+    UnclosedList,
+    /// A colours list that ends with `]` and does not start with `[`.
+    #[error("the list is not opened: it ends with ] but does not start with [")]
+    UnopenedList,
     /// A token that is not `<column letter>_<colour>`.
     #[error(
         "token {index} ({}) is not a move like F_Yellow: {why}",
@@ -103,27 +126,7 @@ impl GameLog {
 /// by [`GameLog::parse_into`]).
 fn parse_digits(text: &str, columns: &mut Vec<usize>) -> Result<(), NotationError> {
     if text.contains([',', ' ', '\t']) {
-        let mut offset = 0;
-        for part in text.split([',', ' ', '\t']) {
-            let start = offset;
-            offset += part.chars().count() + 1;
-            if part.is_empty() {
-                continue;
-            }
-            match part.parse::<usize>() {
-                Ok(n) => columns.push(n),
-                Err(_) => {
-                    let (column, character) = part
-                        .chars()
-                        .enumerate()
-                        .find(|(_, c)| !c.is_ascii_digit())
-                        .map_or((start + 1, part.chars().next().unwrap_or('0')), |(i, c)| {
-                            (start + i + 1, c)
-                        });
-                    return Err(NotationError::BadDigit { character, column });
-                }
-            }
-        }
+        parse_separated(text, columns)?;
     } else {
         for (i, character) in text.chars().enumerate() {
             match character.to_digit(10) {
@@ -143,11 +146,50 @@ fn parse_digits(text: &str, columns: &mut Vec<usize>) -> Result<(), NotationErro
     Ok(())
 }
 
+/// Reads numbers separated by commas, spaces or tabs (`10,11, 3`). Spaces and tabs may
+/// also pad a comma, but every comma stands between two numbers: a missing one is an
+/// empty move.
+fn parse_separated(text: &str, columns: &mut Vec<usize>) -> Result<(), NotationError> {
+    // 1-based character columns where the current comma's part and word start.
+    let mut part_start = 1;
+    for part in text.split(',') {
+        let before = columns.len();
+        let mut word_start = part_start;
+        for word in part.split([' ', '\t']) {
+            if !word.is_empty() {
+                columns.push(column_number(word, word_start)?);
+            }
+            word_start += word.chars().count() + 1;
+        }
+        if columns.len() == before {
+            return Err(NotationError::EmptyMove { column: part_start });
+        }
+        part_start += part.chars().count() + 1;
+    }
+    Ok(())
+}
+
+/// The column number `word` (not empty), which starts at character `column` of the line.
+fn column_number(word: &str, column: usize) -> Result<usize, NotationError> {
+    if let Some((i, character)) = word.chars().enumerate().find(|(_, c)| !c.is_ascii_digit()) {
+        return Err(NotationError::BadDigit {
+            character,
+            column: column + i,
+        });
+    }
+    word.parse().map_err(|_| NotationError::NumberTooLarge {
+        number: word.to_string(),
+        column,
+    })
+}
+
 fn parse_colors(text: &str, log: &mut GameLog) -> Result<(), NotationError> {
-    let inner = text
-        .strip_prefix('[')
-        .and_then(|t| t.strip_suffix(']'))
-        .unwrap_or(text);
+    let inner = match (text.strip_prefix('['), text.strip_suffix(']')) {
+        (Some(_), Some(_)) => &text[1..text.len() - 1],
+        (Some(_), None) => return Err(NotationError::UnclosedList),
+        (None, Some(_)) => return Err(NotationError::UnopenedList),
+        (None, None) => text,
+    };
     // The usual log is ASCII and well formed: read it a byte at a time (the general
     // reader's `char` searches and trims were 60% of validating such logs). Anything the
     // byte reader does not take, errors included, is read again by the general reader,
@@ -360,6 +402,75 @@ mod tests {
         assert_eq!(
             GameLog::parse("  ", Notation::Auto),
             Err(NotationError::Empty)
+        );
+    }
+
+    #[test]
+    fn an_overlong_number_is_too_large_where_it_starts() {
+        let error = GameLog::parse("10,11,99999999999999999999", Notation::Auto).unwrap_err();
+        assert_eq!(
+            error,
+            NotationError::NumberTooLarge {
+                number: "99999999999999999999".into(),
+                column: 7
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "the number 99999999999999999999 at column 7 is too large to be a column"
+        );
+        // A bad character in a long number is still that character.
+        assert_eq!(
+            GameLog::parse("1 99999999999999999999x", Notation::Digits),
+            Err(NotationError::BadDigit {
+                character: 'x',
+                column: 23
+            })
+        );
+    }
+
+    #[test]
+    fn every_comma_stands_between_two_numbers() {
+        let empty = |column| Err(NotationError::EmptyMove { column });
+        assert_eq!(GameLog::parse("1,,2", Notation::Auto), empty(3));
+        assert_eq!(GameLog::parse(",1", Notation::Auto), empty(1));
+        assert_eq!(GameLog::parse("1,2,", Notation::Auto), empty(5));
+        assert_eq!(GameLog::parse("10, ,11", Notation::Auto), empty(4));
+        // Not one number outside the board: a comma after the one-digit notation.
+        assert_eq!(GameLog::parse("4455667,", Notation::Auto), empty(9));
+        assert_eq!(
+            GameLog::parse("1,2,", Notation::Auto)
+                .unwrap_err()
+                .to_string(),
+            "empty move at column 5: a comma needs a column number on each side"
+        );
+        // Spaces and tabs separate numbers and pad commas.
+        for line in ["10 , 11,\t3", "10  11 3", "10,11,3"] {
+            assert_eq!(
+                GameLog::parse(line, Notation::Auto).unwrap().columns,
+                vec![10, 11, 3],
+                "{line:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_list_of_colours_is_closed() {
+        assert_eq!(
+            GameLog::parse(r#"["D_Red", "E_Yellow""#, Notation::Auto),
+            Err(NotationError::UnclosedList)
+        );
+        assert_eq!(
+            GameLog::parse(r#""D_Red", "E_Yellow"]"#, Notation::Auto)
+                .unwrap_err()
+                .to_string(),
+            "the list is not opened: it ends with ] but does not start with ["
+        );
+        assert_eq!(
+            GameLog::parse(r#"["D_Red", "E_Yellow"]"#, Notation::Auto)
+                .unwrap()
+                .columns,
+            vec![4, 5]
         );
     }
 

@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+use hdrhistogram::serialization::{
+    DeserializeError, Deserializer, Serializer, V2DeflateSerializer,
+};
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -16,7 +18,7 @@ use thiserror::Error;
 
 use super::export::{to_json, write_file, ExportError};
 use super::{EnvInfo, Summary};
-use crate::batch::{RunStats, Shard};
+use crate::batch::{without_byte_order_mark, RunStats, Shard};
 
 /// The file of a report folder that holds the latency histogram.
 pub const HISTOGRAM_FILE: &str = "latency.hdr";
@@ -66,6 +68,14 @@ pub enum MergeError {
         /// What is wrong.
         message: String,
     },
+    /// A folder's latency histogram cannot be decoded.
+    #[error("{} {damage}", path.display())]
+    Histogram {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        damage: HistogramDamage,
+    },
     /// Two folders report different runs.
     #[error(
         "{} reports {what} {found}, but {} reports {first}: only reports of the same command, \
@@ -90,6 +100,29 @@ pub enum MergeError {
     /// The merged report cannot be written.
     #[error(transparent)]
     Write(#[from] ExportError),
+}
+
+/// What is wrong with a report folder's latency histogram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum HistogramDamage {
+    /// The file ends before the histogram does.
+    #[error("is cut short")]
+    CutShort,
+    /// The file holds something else, or a histogram damaged inside.
+    #[error("is not a latency histogram puzzlebench wrote")]
+    Foreign,
+}
+
+impl HistogramDamage {
+    /// The damage a decoding error shows.
+    fn of(error: &DeserializeError) -> Self {
+        match error {
+            DeserializeError::IoError(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                HistogramDamage::CutShort
+            }
+            _ => HistogramDamage::Foreign,
+        }
+    }
 }
 
 /// One host's part in a merged report.
@@ -199,14 +232,21 @@ fn read_part(dir: &Path) -> Result<Part, MergeError> {
         path: dir.join(name),
         message,
     };
-    let mut summary: Summary = serde_json::from_slice(&read("summary.json")?)
+    // A byte order mark, which some editors add to a JSON file they save, is no part of
+    // its text.
+    let summary = read("summary.json")?;
+    let mut summary: Summary = serde_json::from_slice(without_byte_order_mark(&summary))
         .map_err(|e| format("summary.json", e.to_string()))?;
-    let env: PartEnv = serde_json::from_slice(&read("env.json")?)
+    let env = read("env.json")?;
+    let env: PartEnv = serde_json::from_slice(without_byte_order_mark(&env))
         .map_err(|e| format("env.json", e.to_string()))?;
     let bytes = read(HISTOGRAM_FILE)?;
     summary.latency_ns = Deserializer::new()
         .deserialize(&mut bytes.as_slice())
-        .map_err(|e| format(HISTOGRAM_FILE, format!("{e:?}")))?;
+        .map_err(|e| MergeError::Histogram {
+            path: dir.join(HISTOGRAM_FILE),
+            damage: HistogramDamage::of(&e),
+        })?;
     Ok(Part {
         dir: dir.to_path_buf(),
         summary,
@@ -377,7 +417,7 @@ fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
             .add(&summary.latency_ns)
             .map_err(|e| MergeError::Format {
                 path: part.dir.join(HISTOGRAM_FILE),
-                message: format!("its histogram does not add up with the others: {e:?}"),
+                message: format!("its histogram does not add up with the others: {e}"),
             })?;
         for input in &summary.inputs {
             if !inputs.contains(input) {

@@ -13,8 +13,8 @@ mod summary;
 pub use env::EnvInfo;
 pub use export::{create_folder, ExportError};
 pub use merge::{
-    check_merge_output, histogram_bytes, merge, write_merged, HostEnv, MergeError, Merged,
-    MergedEnv, HISTOGRAM_FILE,
+    check_merge_output, histogram_bytes, merge, write_merged, HistogramDamage, HostEnv, MergeError,
+    Merged, MergedEnv, HISTOGRAM_FILE,
 };
 pub use resume::{resume_output, ResumeError, Resumed};
 pub use rows::{

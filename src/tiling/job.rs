@@ -67,16 +67,43 @@ pub struct CountLayout {
     base: PathBuf,
 }
 
+/// Why a text is not a board size `WxH`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SizeTextError {
+    /// Not two numbers joined by `x`.
+    #[error("is not WIDTHxHEIGHT, e.g. 8x8")]
+    NotASize,
+    /// Two numbers, one of them too large for any board.
+    #[error("is too large (a board has 1 to 4,096 cells)")]
+    TooLarge,
+}
+
 /// `WxH` as (width, height).
-pub fn parse_size(text: &str) -> Option<(usize, usize)> {
-    let (width, height) = text.split_once(['x', 'X'])?;
-    Some((width.parse().ok()?, height.parse().ok()?))
+pub fn parse_size(text: &str) -> Result<(usize, usize), SizeTextError> {
+    let (width, height) = text.split_once(['x', 'X']).ok_or(SizeTextError::NotASize)?;
+    match (side(width), side(height)) {
+        (Ok(width), Ok(height)) => Ok((width, height)),
+        (Err(SizeTextError::NotASize), _) | (_, Err(SizeTextError::NotASize)) => {
+            Err(SizeTextError::NotASize)
+        }
+        _ => Err(SizeTextError::TooLarge),
+    }
+}
+
+/// One side of a `WxH` size.
+fn side(text: &str) -> Result<usize, SizeTextError> {
+    text.parse()
+        .map_err(|e: std::num::ParseIntError| match e.kind() {
+            std::num::IntErrorKind::PosOverflow => SizeTextError::TooLarge,
+            _ => SizeTextError::NotASize,
+        })
 }
 
 /// The board size a file's name gives, as in `8x8_1.txt`.
-pub fn size_in_name(path: &Path) -> Option<(usize, usize)> {
-    let name = path.file_name()?.to_str()?;
-    parse_size(name.split('_').next()?)
+pub fn size_in_name(path: &Path) -> Result<(usize, usize), SizeTextError> {
+    let name = path.file_name().and_then(|name| name.to_str());
+    let name = name.ok_or(SizeTextError::NotASize)?;
+    parse_size(name.split('_').next().unwrap_or(name))
 }
 
 impl CountJob {
@@ -102,21 +129,35 @@ impl CountJob {
             Some(token) => {
                 let (size, colour) = token.split_once('/').unwrap_or((token, ""));
                 match (parse_size(size), colour) {
-                    (Some(size), "" | "black") => (size, false),
-                    (Some(size), "white") => (size, true),
-                    (Some(_), other) => {
+                    (Ok(size), "" | "black") => (size, false),
+                    (Ok(size), "white") => (size, true),
+                    (Ok(_), other) => {
                         return Err(JobError::Invalid(format!(
                             "board {}: {} is not black or white",
                             crate::batch::Excerpt::quoted(token),
                             crate::batch::Excerpt::quoted(other)
                         )))
                     }
-                    (None, _) => return self.board_file(&layout.base.join(token)),
+                    (Err(too_large @ SizeTextError::TooLarge), _) => {
+                        return Err(JobError::Invalid(format!(
+                            "board {} {too_large}",
+                            crate::batch::Excerpt::quoted(size)
+                        )))
+                    }
+                    (Err(SizeTextError::NotASize), _) => {
+                        return self.board_file(&layout.base.join(token))
+                    }
                 }
             }
             None => match size_in_name(pieces_path) {
-                Some(size) => (size, false),
-                None => {
+                Ok(size) => (size, false),
+                Err(too_large @ SizeTextError::TooLarge) => {
+                    return Err(JobError::Invalid(format!(
+                        "the board size in the name {} {too_large}",
+                        pieces_path.display()
+                    )))
+                }
+                Err(SizeTextError::NotASize) => {
                     return Err(JobError::Invalid(
                         "no board: give WxH or a board file after the pieces".into(),
                     ))
@@ -357,9 +398,26 @@ mod tests {
 
     #[test]
     fn sizes_come_from_text_and_names() {
-        assert_eq!(parse_size("6x10"), Some((6, 10)));
-        assert_eq!(parse_size("6x"), None);
-        assert_eq!(size_in_name(Path::new("a/8x8_1.txt")), Some((8, 8)));
-        assert_eq!(size_in_name(Path::new("a/stones.txt")), None);
+        assert_eq!(parse_size("6x10"), Ok((6, 10)));
+        assert_eq!(parse_size("6x"), Err(SizeTextError::NotASize));
+        assert_eq!(size_in_name(Path::new("a/8x8_1.txt")), Ok((8, 8)));
+        assert_eq!(
+            size_in_name(Path::new("a/stones.txt")),
+            Err(SizeTextError::NotASize)
+        );
+        // Numbers too large for any board are not taken for text that is no size.
+        let huge = "99999999999999999999";
+        assert_eq!(
+            size_in_name(Path::new(&format!("a/{huge}x{huge}_1.txt"))),
+            Err(SizeTextError::TooLarge)
+        );
+        assert_eq!(
+            parse_size(&format!("8x{huge}")),
+            Err(SizeTextError::TooLarge)
+        );
+        assert_eq!(
+            parse_size(&format!("ax{huge}")),
+            Err(SizeTextError::NotASize)
+        );
     }
 }

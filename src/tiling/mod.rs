@@ -23,7 +23,9 @@ mod symmetry;
 
 pub use board::{Board, BoardError};
 pub use count::{Counted, Counts, Engine, Placement, Symmetry, Tiling, TilingError};
-pub use job::{parse_size, size_in_name, CountJob, CountLayout, CountSettings, TilingPuzzle};
+pub use job::{
+    parse_size, size_in_name, CountJob, CountLayout, CountSettings, SizeTextError, TilingPuzzle,
+};
 pub use options::{parse_board_size, BoardChoice, BoardChoiceError, SearchOptions, SizeError};
 pub use progress::{CountProgress, LINE_INTERVAL};
 pub use shapes::{

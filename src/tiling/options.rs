@@ -4,20 +4,23 @@
 use std::path::{Path, PathBuf};
 
 use super::display::{read_board, TilingFileError};
-use super::{size_in_name, Board, BoardError, Color, Engine, Symmetry};
+use super::{size_in_name, Board, BoardError, Color, Engine, SizeTextError, Symmetry};
 
-/// A `--board` value that is not `WIDTHxHEIGHT`.
+/// A `--board` value that is not a board's `WIDTHxHEIGHT`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("size {text:?} is not WIDTHxHEIGHT, e.g. 8x8")]
+#[error("size {text:?} {why}")]
 pub struct SizeError {
     /// The value given.
     pub text: String,
+    /// What is wrong with it.
+    pub why: SizeTextError,
 }
 
 /// A `--board` value: `WIDTHxHEIGHT`.
 pub fn parse_board_size(text: &str) -> Result<(usize, usize), SizeError> {
-    super::parse_size(text.trim()).ok_or_else(|| SizeError {
+    super::parse_size(text.trim()).map_err(|why| SizeError {
         text: text.to_string(),
+        why,
     })
 }
 
@@ -44,6 +47,9 @@ pub enum BoardChoiceError {
     /// No board given, and none in the pieces file's name.
     #[error("give --board WxH: the size is not in the name {}", .0.display())]
     NotInName(PathBuf),
+    /// No board given, and the size in the pieces file's name too large for any board.
+    #[error("the board size in the name {} {}", .0.display(), SizeTextError::TooLarge)]
+    TooLargeInName(PathBuf),
     /// No board given at all.
     #[error("give --board WxH or --board-file FILE")]
     Missing,
@@ -63,9 +69,10 @@ impl BoardChoice {
         }
         let (width, height) = match (self.board, named_after) {
             (Some(size), _) => size,
-            (None, Some(path)) => {
-                size_in_name(path).ok_or_else(|| BoardChoiceError::NotInName(path.into()))?
-            }
+            (None, Some(path)) => size_in_name(path).map_err(|why| match why {
+                SizeTextError::NotASize => BoardChoiceError::NotInName(path.into()),
+                SizeTextError::TooLarge => BoardChoiceError::TooLargeInName(path.into()),
+            })?,
             (None, None) => return Err(BoardChoiceError::Missing),
         };
         Ok(Board::rectangle(width, height, colours)?)
