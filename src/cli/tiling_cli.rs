@@ -8,9 +8,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
-use puzzlebench::batch::InputSpec;
-use puzzlebench::tiling::display::{counts_text, read_pieces, write_solutions, SolutionFormat};
-use puzzlebench::tiling::{self, BoardChoice, CountProgress, SearchOptions};
+use puzzlebench::batch::{BatchError, InputSpec};
+use puzzlebench::tiling::display::{counts_text, write_solutions, SolutionFormat};
+use puzzlebench::tiling::{self, read_pieces, BoardChoice, CountProgress, SearchOptions};
 
 use super::{create_output, exit_code, output_name, parse_threads, thread_pool};
 
@@ -53,7 +53,7 @@ pub(super) struct CountOptions {
 #[derive(Debug, Args)]
 pub(super) struct TilingCountArgs {
     /// `pentominoes` (the 12 free pentominoes) or a pieces file in the stones format with
-    /// `#` cells.
+    /// `#` cells (`-`: standard input).
     #[arg(long, default_value = "pentominoes")]
     pieces: String,
     #[command(flatten)]
@@ -82,8 +82,8 @@ fn parse_timeout(text: &str) -> Result<Duration, String> {
 
 #[derive(Debug, Args)]
 pub(super) struct CheckerboardSolveArgs {
-    /// The stones file. Without --board or --board-file the board comes from a name like
-    /// `8x8_1.txt`.
+    /// The stones file (`-`: standard input). Without --board or --board-file the board
+    /// comes from a name like `8x8_1.txt`.
     stones: PathBuf,
     /// Colour of the top-left cell of a --board rectangle.
     #[arg(long, value_enum, default_value_t = tiling::Color::Black)]
@@ -107,7 +107,8 @@ pub(super) struct CheckerboardSolveArgs {
 #[derive(Debug, Args)]
 pub(super) struct CheckerboardCountArgs {
     /// The stones file (one stone per block of `B`, `W`, `_` rows; a line of `=` ends a
-    /// stone). Without --board or --board-file the board comes from a name like `8x8_1.txt`.
+    /// stone; `-`: standard input). Without --board or --board-file the board comes from a
+    /// name like `8x8_1.txt`.
     stones: PathBuf,
     /// Colour of the top-left cell of a --board rectangle.
     #[arg(long, value_enum, default_value_t = tiling::Color::Black)]
@@ -119,6 +120,7 @@ pub(super) struct CheckerboardCountArgs {
 }
 
 pub(super) fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
+    stdin_once(Path::new(&args.pieces), &args.count.board)?;
     let pieces = if args.pieces == "pentominoes" {
         tiling::pentominoes()
     } else {
@@ -129,6 +131,7 @@ pub(super) fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn count_checkerboard(args: CheckerboardCountArgs) -> Result<ExitCode> {
+    stdin_once(&args.stones, &args.count.board)?;
     let pieces = read_pieces(&args.stones)?;
     let board = args
         .count
@@ -138,6 +141,7 @@ pub(super) fn count_checkerboard(args: CheckerboardCountArgs) -> Result<ExitCode
 }
 
 pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode> {
+    stdin_once(&args.stones, &args.board.board)?;
     let pieces = read_pieces(&args.stones)?;
     let board = args
         .board
@@ -160,6 +164,15 @@ pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode
         .with_context(cannot_write)?;
     out.flush().with_context(cannot_write)?;
     Ok(exit_code(u64::from(found == 0)))
+}
+
+/// Refuses standard input (`-`) named both for the pieces and for the board file.
+fn stdin_once(pieces: &Path, board: &BoardChoice) -> Result<()> {
+    let stdin = Path::new("-");
+    if pieces == stdin && board.board_file.as_deref() == Some(stdin) {
+        return Err(BatchError::StdinTwice.into());
+    }
+    Ok(())
 }
 
 fn print_counts(

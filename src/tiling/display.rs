@@ -1,12 +1,10 @@
-//! Tilings written out: solutions as framed grids or JSON, counts as text or JSON, and
-//! the pieces and board files read.
+//! Tilings written out: solutions as framed grids or JSON, counts as text or JSON.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::path::Path;
 use std::time::Duration;
 
-use super::{parse_pieces, Board, Counted, Piece, PiecesError, Placement, Tiling};
+use super::{Board, Counted, Piece, Placement, Tiling};
 
 /// A solution as a framed grid: each cell its stone number and colour, `.` for holes.
 pub fn solution_grid(board: &Board, pieces: &[Piece], chosen: &[&Placement]) -> String {
@@ -165,56 +163,4 @@ fn json_count<T: Clone + TryInto<u64> + ToString>(count: &T) -> serde_json::Valu
         Ok(small) => small.into(),
         Err(_) => count.to_string().into(),
     }
-}
-
-/// Why a pieces or board file cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum TilingFileError {
-    /// The file cannot be read.
-    #[error("cannot read {path}")]
-    Read {
-        /// The file.
-        path: String,
-        /// Why.
-        source: io::Error,
-    },
-    /// The pieces file is not a pieces file.
-    #[error("{path}")]
-    Pieces {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        source: PiecesError,
-    },
-    /// The board file is not a board.
-    #[error("{path}: {source}")]
-    Board {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        source: super::BoardError,
-    },
-}
-
-fn read(path: &Path) -> Result<String, TilingFileError> {
-    std::fs::read_to_string(path).map_err(|source| TilingFileError::Read {
-        path: path.display().to_string(),
-        source,
-    })
-}
-
-/// The pieces of a pieces (stones) file.
-pub fn read_pieces(path: &Path) -> Result<Vec<Piece>, TilingFileError> {
-    parse_pieces(&read(path)?).map_err(|source| TilingFileError::Pieces {
-        path: path.display().to_string(),
-        source,
-    })
-}
-
-/// The board of a board file.
-pub fn read_board(path: &Path) -> Result<Board, TilingFileError> {
-    Board::parse(&read(path)?).map_err(|source| TilingFileError::Board {
-        path: path.display().to_string(),
-        source,
-    })
 }

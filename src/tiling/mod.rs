@@ -14,6 +14,7 @@
 mod board;
 mod count;
 pub mod display;
+mod files;
 mod job;
 mod options;
 mod placements;
@@ -23,6 +24,7 @@ mod symmetry;
 
 pub use board::{Board, BoardError};
 pub use count::{Counted, Counts, Engine, Placement, Symmetry, Tiling, TilingError};
+pub use files::{read_board, read_pieces, TilingFileError, MAX_FILE_BYTES, MAX_LINE_BYTES};
 pub use job::{parse_size, size_in_name, CountJob, CountLayout, CountSettings, TilingPuzzle};
 pub use options::{parse_board_size, BoardChoice, BoardChoiceError, SearchOptions, SizeError};
 pub use progress::{CountProgress, LINE_INTERVAL};
