@@ -1,11 +1,12 @@
 //! `tiling count` and `checkerboard count|solve` under a hostile user's inputs: huge and
-//! binary files, every kind of line ending, standard input.
+//! binary files, every kind of line ending, standard input, puzzles with no tiling,
+//! signals, `--timeout 0`, and options that `checkerboard solve` does not take.
 
 mod common;
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::{Child, Output, Stdio};
 
 use common::{puzzlebench, repo_datasets, run};
 
@@ -277,4 +278,146 @@ fn a_dash_reads_standard_input_once() {
             "{args:?}"
         );
     }
+}
+
+#[test]
+fn a_puzzle_without_tiling_counts_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    // Found before any search (60 cells for 1), and by the search (two T tetrominoes
+    // cannot cover 4×2, though each fits).
+    let tees = write(dir.path(), "tees.txt", b"#,#,#\n_,#,_\n===\n#,#,#\n_,#,_\n");
+    let tees = tees.to_str().unwrap();
+    let cases: [&[&str]; 2] = [
+        &["tiling", "count", "--board", "1x1"],
+        &["tiling", "count", "--pieces", tees, "--board", "4x2"],
+    ];
+    for args in cases {
+        let output = run(args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(
+            stdout(&output),
+            "labelled: 0\ntilings: 0\nup_to_symmetry: 0\n"
+        );
+        let output = run(&[args, &["--json"]].concat());
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(
+            stdout(&output),
+            "{\"labelled\":0,\"tilings\":0,\"up_to_symmetry\":0}\n"
+        );
+        let output = run(&[args, &["--json", "--break-symmetry"]].concat());
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stdout(&output), "{\"up_to_symmetry\":0,\"searched\":0}\n");
+    }
+}
+
+/// 18 dominoes to count on 6×6 with every labelling: longer than any test waits.
+fn endless_count(dir: &Path, extra: &[&str]) -> Child {
+    let dominoes = write(dir, "dom18.txt", "#,#\n===\n".repeat(18).as_bytes());
+    puzzlebench()
+        .args([
+            "tiling",
+            "count",
+            "--board",
+            "6x6",
+            "--no-symmetry",
+            "--progress",
+        ])
+        .arg("--pieces")
+        .arg(dominoes)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Sends `signal` to `child` once its count is running (its first progress line is out),
+/// and returns its output.
+fn signalled(mut child: Child, signal: &str) -> (Output, String) {
+    let mut progress = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    progress.read_line(&mut first).unwrap();
+    assert!(first.contains(" parts searched, "), "{first}");
+    let status = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut progress, &mut rest).unwrap();
+    (child.wait_with_output().unwrap(), rest)
+}
+
+#[test]
+fn a_signal_stops_the_count_and_prints_the_counts_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _) = signalled(endless_count(dir.path(), &[]), "INT");
+    assert_eq!(output.status.code(), Some(130));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[0].starts_with("labelled: "), "{text}");
+    assert!(lines[3].starts_with("partial: interrupted, "), "{text}");
+    assert!(
+        lines[3].ends_with(" parts of the search finished; the counts are lower bounds"),
+        "{text}"
+    );
+    let (output, _) = signalled(
+        endless_count(dir.path(), &["--json", "--timeout", "10m"]),
+        "TERM",
+    );
+    assert_eq!(output.status.code(), Some(143));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["partial"], true, "{json}");
+    assert_eq!(json["stopped"], "interrupted", "{json}");
+    assert!(json["parts_total"].as_u64().unwrap() > 0, "{json}");
+}
+
+#[test]
+fn checkerboard_solve_refuses_the_options_only_counts_take() {
+    let stones = repo_datasets().join("tiling/4x4_stones.txt");
+    let stones = stones.to_str().unwrap();
+    for option in [
+        &["--json"][..],
+        &["--break-symmetry"],
+        &["--no-symmetry"],
+        &["--progress"],
+        &["-j", "2"],
+        &["--engine", "dlx"],
+    ] {
+        let output = run(&[&["checkerboard", "solve", stones][..], option].concat());
+        assert_eq!(output.status.code(), Some(2), "{option:?}");
+        assert!(
+            stderr(&output).contains("unexpected argument"),
+            "{option:?}: {}",
+            stderr(&output)
+        );
+    }
+    let help = stdout(&run(&["checkerboard", "solve", "--help"]));
+    for option in [
+        "--json",
+        "--break-symmetry",
+        "--no-symmetry",
+        "--progress",
+        "--threads",
+        "--engine",
+    ] {
+        assert!(!help.contains(option), "{option} in:\n{help}");
+    }
+    assert!(help.contains("--board-file"), "{help}");
 }

@@ -20,6 +20,7 @@ mod options;
 mod placements;
 mod progress;
 mod shapes;
+mod stopping;
 mod symmetry;
 
 pub use board::{Board, BoardError};
@@ -31,3 +32,4 @@ pub use progress::{CountProgress, LINE_INTERVAL};
 pub use shapes::{
     parse_pieces, pentominoes, Color, Piece, PieceCell, PiecesError, Transform, TRANSFORMS,
 };
+pub use stopping::Stop;
