@@ -326,12 +326,15 @@ fn cli_counts_and_clear_errors() {
             r#"{"labelled":8,"tilings":8,"up_to_symmetry":2}"#
         );
     }
-    // An impossible board is a puzzle with no solution: exit code 1, with the reason.
+    // Pieces that cannot cover the board: 0 tilings is the answer (exit code 0), the
+    // reason on standard error.
+    let zero = "labelled: 0\ntilings: 0\nup_to_symmetry: 0\n";
     let output = run(&["tiling", "count", "--board", "10x5"]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), zero);
     assert_eq!(
         String::from_utf8(output.stderr).unwrap().trim(),
-        "puzzlebench: the pieces cover 60 cells, the board has 50"
+        "puzzlebench: no tiling: the pieces cover 60 cells, the board has 50"
     );
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("4x4_bad.txt");
@@ -345,10 +348,11 @@ fn cli_counts_and_clear_errors() {
     let stones = dir.path().join("2x2_1.txt");
     std::fs::write(&stones, "B,B\n===\nW,W\n===\n").unwrap();
     let output = run(&["checkerboard", "count", stones.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), zero);
     assert_eq!(
         String::from_utf8(output.stderr).unwrap().trim(),
-        "puzzlebench: piece 1 has no legal placement on this board"
+        "puzzlebench: no tiling: piece 1 has no legal placement on this board"
     );
     // A size in the name too large for any board is said to be one.
     let huge = "99999999999999999999";
@@ -375,7 +379,16 @@ fn cli_counts_and_clear_errors() {
     let stones = dir.path().join("2x2_2.txt");
     std::fs::write(&stones, "B\n===\nB\n===\nB,W\n===\n").unwrap();
     let output = run(&["checkerboard", "count", stones.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), zero);
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap().trim(),
+        "puzzlebench: no tiling: the pieces have 3 black and 1 white cells, the board 2 and 2"
+    );
+    // `checkerboard solve` has no solution to print: exit code 1, with the reason.
+    let output = run(&["checkerboard", "solve", stones.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), "");
     assert_eq!(
         String::from_utf8(output.stderr).unwrap().trim(),
         "puzzlebench: the pieces have 3 black and 1 white cells, the board 2 and 2"

@@ -225,8 +225,17 @@ fn a_timeout_stops_the_count_and_reports_it_partial() {
         stdout(&output),
         "{\"labelled\":8,\"tilings\":8,\"up_to_symmetry\":2}\n"
     );
+    // A timeout of 0, as in the batch commands, is one: the count stops before any part.
+    let output = run(&["tiling", "count", "--board", "20x3", "--timeout", "0s"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.starts_with("labelled: 0\n"), "{text}");
+    assert!(
+        text.contains("partial: stopped after the timeout of 0s, 0 of "),
+        "{text}"
+    );
     // A timeout that is not one is a usage error.
-    for bad in ["0s", "soon", "5"] {
+    for bad in ["soon", "5"] {
         let output = run(&["tiling", "count", "--board", "20x3", "--timeout", bad]);
         assert_eq!(output.status.code(), Some(2), "{bad}");
         assert!(stderr(&output).contains("--timeout"), "{}", stderr(&output));

@@ -164,6 +164,27 @@ pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
+/// Bytes without the line endings (`\n`, `\r\n` or `\r`) at their end.
+pub(crate) fn without_line_ending(mut line: &[u8]) -> &[u8] {
+    while let [rest @ .., b'\n' | b'\r'] = line {
+        line = rest;
+    }
+    line
+}
+
+/// The physical lines of `text`, each without its line ending: the lines every reader of
+/// the crate sees, for a text read whole (a pieces or board file).
+pub(crate) fn text_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    lines(text.as_bytes()).map(move |line| {
+        let content = without_line_ending(line).len();
+        // Line endings are ASCII, so both ends lie on character boundaries.
+        let text_line = &text[start..start + content];
+        start += line.len();
+        text_line
+    })
+}
+
 /// Whether `line` (with its line ending) is blank or a `#` comment.
 pub(crate) fn is_blank_or_comment(line: &[u8]) -> bool {
     let text = line.trim_ascii();
@@ -335,6 +356,14 @@ mod tests {
                 (e.skipped, e.ends_record, e.cut_allowed)
             })
             .collect()
+    }
+
+    #[test]
+    fn text_lines_end_at_every_kind_of_line_ending() {
+        let got: Vec<&str> = text_lines("a\nb\r\nc\rd\r\r\n\ne").collect();
+        assert_eq!(got, ["a", "b", "c", "d", "", "", "e"]);
+        assert_eq!(text_lines("é\r").collect::<Vec<_>>(), ["é"]);
+        assert_eq!(text_lines("").count(), 0);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
-use super::boundary::{lines, push_commas};
+use super::boundary::{lines, push_commas, without_line_ending};
 use super::cutter::{LineMark, RawChunk};
 use super::{InputFormat, Record, RecordContent};
 
@@ -139,14 +139,6 @@ pub(crate) fn csv_header(chunk: &RawChunk) -> Option<Vec<String>> {
 /// over Kaggle Sudoku lines, this one a fraction of that.
 fn chunk_text(bytes: &[u8]) -> Option<&str> {
     simdutf8::basic::from_utf8(bytes).ok()
-}
-
-/// A line without its line ending (`\n`, `\r\n` or `\r`).
-fn without_line_ending(mut line: &[u8]) -> &[u8] {
-    while let [rest @ .., b'\n' | b'\r'] = line {
-        line = rest;
-    }
-    line
 }
 
 fn utf8_error_message(error: std::str::Utf8Error) -> String {

@@ -20,6 +20,7 @@ mod runner;
 mod shard;
 mod stats;
 
+pub(crate) use boundary::{lines as physical_lines, text_lines, without_line_ending};
 pub use cell::{push_csv_field, push_micros, push_number, push_one_decimal, push_short, Cell};
 pub(crate) use cutter::without_byte_order_mark;
 pub use input::{Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};

@@ -94,7 +94,7 @@ struct RunArgs {
     quiet: bool,
     /// Time budget per record (`250ms`, `2s`, `1m`): a record over it gets a `timeout`
     /// row with the effort spent, and the run goes on.
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = parse_timeout)]
     timeout: Option<std::time::Duration>,
     /// Go on with an interrupted run: keep the whole rows already in the -o FILE (a torn
     /// last line is dropped), check that they are the first records' rows, and append
@@ -120,6 +120,12 @@ struct RunArgs {
     /// summary; exit code 0 whenever the run completes, whatever the records' statuses.
     #[arg(long, conflicts_with_all = ["files", "output", "resume", "progress"])]
     filter: bool,
+}
+
+/// A `--timeout` value, for the batch commands and the counts alike: a duration such as
+/// `250ms`, `2s` or `1m`. Zero is one: every search then stops at once.
+fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    humantime::parse_duration(text).map_err(|error| format!("{error} (give e.g. 250ms, 2s or 1m)"))
 }
 
 impl RunArgs {

@@ -8,11 +8,15 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
-use puzzlebench::batch::InputSpec;
-use puzzlebench::tiling::display::{counts_text, read_pieces, write_solutions, SolutionFormat};
-use puzzlebench::tiling::{self, BoardChoice, CountProgress, SearchOptions};
+use puzzlebench::batch::{BatchError, InputSpec, Interruption};
+use puzzlebench::tiling::display::{counts_text, write_solutions, SolutionFormat};
+use puzzlebench::tiling::{
+    self, read_pieces, BoardChoice, CountProgress, Counted, SearchOptions, Stop,
+};
 
-use super::{create_output, exit_code, output_name, parse_threads, thread_pool};
+use super::{
+    create_output, exit_code, output_name, parse_threads, parse_timeout, say, thread_pool,
+};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum TilingCommand {
@@ -53,7 +57,7 @@ pub(super) struct CountOptions {
 #[derive(Debug, Args)]
 pub(super) struct TilingCountArgs {
     /// `pentominoes` (the 12 free pentominoes) or a pieces file in the stones format with
-    /// `#` cells.
+    /// `#` cells (`-`: standard input).
     #[arg(long, default_value = "pentominoes")]
     pieces: String,
     #[command(flatten)]
@@ -66,24 +70,16 @@ pub(super) struct TilingCountArgs {
 #[derive(Debug, Args)]
 pub(super) struct CountLimits {
     /// Stop the whole count after DURATION (`250ms`, `2s`, `1m`) and print the counts
-    /// reached, marked partial (exit code 1).
+    /// reached, marked partial (exit code 1). Ctrl-C (SIGINT) or SIGTERM prints them too,
+    /// marked interrupted (exit code 130 or 143).
     #[arg(long, value_name = "DURATION", value_parser = parse_timeout)]
     timeout: Option<Duration>,
 }
 
-/// A `--timeout` value: a positive duration such as `250ms`, `2s` or `1m`.
-fn parse_timeout(text: &str) -> Result<Duration, String> {
-    match humantime::parse_duration(text) {
-        Ok(duration) if duration.is_zero() => Err("the timeout must be longer than 0".into()),
-        Ok(duration) => Ok(duration),
-        Err(error) => Err(format!("{error} (give e.g. 250ms, 2s or 1m)")),
-    }
-}
-
 #[derive(Debug, Args)]
 pub(super) struct CheckerboardSolveArgs {
-    /// The stones file. Without --board or --board-file the board comes from a name like
-    /// `8x8_1.txt`.
+    /// The stones file (`-`: standard input). Without --board or --board-file the board
+    /// comes from a name like `8x8_1.txt`.
     stones: PathBuf,
     /// Colour of the top-left cell of a --board rectangle.
     #[arg(long, value_enum, default_value_t = tiling::Color::Black)]
@@ -101,13 +97,14 @@ pub(super) struct CheckerboardSolveArgs {
     #[arg(long, value_enum, default_value_t = SolutionFormat::Text)]
     output_format: SolutionFormat,
     #[command(flatten)]
-    board: CountOptions,
+    board: BoardChoice,
 }
 
 #[derive(Debug, Args)]
 pub(super) struct CheckerboardCountArgs {
     /// The stones file (one stone per block of `B`, `W`, `_` rows; a line of `=` ends a
-    /// stone). Without --board or --board-file the board comes from a name like `8x8_1.txt`.
+    /// stone; `-`: standard input). Without --board or --board-file the board comes from a
+    /// name like `8x8_1.txt`.
     stones: PathBuf,
     /// Colour of the top-left cell of a --board rectangle.
     #[arg(long, value_enum, default_value_t = tiling::Color::Black)]
@@ -119,6 +116,7 @@ pub(super) struct CheckerboardCountArgs {
 }
 
 pub(super) fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
+    stdin_once(Path::new(&args.pieces), &args.count.board)?;
     let pieces = if args.pieces == "pentominoes" {
         tiling::pentominoes()
     } else {
@@ -129,6 +127,7 @@ pub(super) fn count_tilings(args: TilingCountArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn count_checkerboard(args: CheckerboardCountArgs) -> Result<ExitCode> {
+    stdin_once(&args.stones, &args.count.board)?;
     let pieces = read_pieces(&args.stones)?;
     let board = args
         .count
@@ -138,17 +137,20 @@ pub(super) fn count_checkerboard(args: CheckerboardCountArgs) -> Result<ExitCode
 }
 
 pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode> {
+    stdin_once(&args.stones, &args.board)?;
     let pieces = read_pieces(&args.stones)?;
-    let board = args
-        .board
-        .board
-        .board(Some(&args.stones), Some(args.top_left))?;
-    let Some(mut problem) = possible(tiling::Tiling::new(&board, &pieces)) else {
-        return Ok(exit_code(1));
+    let board = args.board.board(Some(&args.stones), Some(args.top_left))?;
+    let mut problem = match tiling::Tiling::new(&board, &pieces) {
+        Ok(problem) => problem,
+        Err(impossible) => {
+            // No solution to print: exit code 1, as for a puzzle whose search finds none.
+            say(&format!("puzzlebench: {impossible}\n"));
+            return Ok(exit_code(1));
+        }
     };
     // The stones and the board file are refused as the output, which would empty them.
     let read: Vec<InputSpec> = std::iter::once(args.stones.as_path())
-        .chain(args.board.board.board_file.as_deref())
+        .chain(args.board.board_file.as_deref())
         .map(|path| InputSpec::new(&path.to_string_lossy(), None))
         .collect();
     let mut out = create_output(args.output.as_ref(), &read)?;
@@ -162,6 +164,20 @@ pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode
     Ok(exit_code(u64::from(found == 0)))
 }
 
+/// Refuses standard input (`-`) named both for the pieces and for the board file.
+fn stdin_once(pieces: &Path, board: &BoardChoice) -> Result<()> {
+    let stdin = Path::new("-");
+    if pieces == stdin && board.board_file.as_deref() == Some(stdin) {
+        return Err(BatchError::StdinTwice.into());
+    }
+    Ok(())
+}
+
+/// Counts and prints the counts. Pieces that cannot cover the board (too many or too few
+/// cells, colours that cannot match, a piece that fits nowhere) have 0 tilings: that is
+/// the answer, printed as any other with exit code 0, the reason on standard error. A count
+/// stopped by its timeout prints the counts reached, marked partial, with exit code 1; one
+/// stopped by SIGINT or SIGTERM the same, with exit code 130 or 143.
 fn print_counts(
     board: &tiling::Board,
     pieces: &[tiling::Piece],
@@ -169,36 +185,29 @@ fn print_counts(
     limits: &CountLimits,
 ) -> Result<ExitCode> {
     let search = options.search;
-    let built = tiling::Tiling::configured(board, pieces, search.symmetry(), search.engine);
-    let Some(problem) = possible(built) else {
-        return Ok(exit_code(1));
+    let interruption = Interruption::install().context("cannot install the signal handlers")?;
+    let counted = match tiling::Tiling::configured(board, pieces, search.symmetry(), search.engine)
+    {
+        Ok(problem) => {
+            let pool = thread_pool(options.threads)?;
+            let terminal = io::stderr().is_terminal();
+            let lines = (options.progress && !terminal).then(|| Box::new(io::stderr()) as _);
+            let progress = CountProgress::new(terminal, lines);
+            let stop = interruption.flag();
+            problem.count_with_progress(&pool, limits.timeout, &stop, &progress)
+        }
+        Err(impossible) => {
+            say(&format!("puzzlebench: no tiling: {impossible}\n"));
+            Counted::no_tiling()
+        }
     };
-    let pool = thread_pool(options.threads)?;
-    let terminal = io::stderr().is_terminal();
-    let lines = (options.progress && !terminal).then(|| Box::new(io::stderr()) as _);
-    let progress = CountProgress::new(terminal, lines);
-    let counted = problem.count_with_progress(&pool, limits.timeout, &progress);
-    let text = counts_text(
-        &counted,
-        search.break_symmetry,
-        options.json,
-        limits.timeout,
-    );
+    let text = counts_text(&counted, search.break_symmetry, options.json);
     let mut out = puzzlebench::report::standard_output()?.lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .context("cannot write the counts to standard output")?;
-    let failed = !counted.complete() || counted.counts.labelled == 0u32.into();
-    Ok(exit_code(u64::from(failed)))
-}
-
-/// The problem, or `None` after saying why the pieces cannot cover the board: that is a
-/// puzzle without solution (exit code 1), not bad input.
-fn possible(built: Result<tiling::Tiling, tiling::TilingError>) -> Option<tiling::Tiling> {
-    built
-        .map_err(|impossible| {
-            // Best effort: a standard error that cannot take the reason changes no exit code.
-            let _ = writeln!(io::stderr().lock(), "puzzlebench: {impossible}");
-        })
-        .ok()
+    Ok(match counted.stopped {
+        Some(Stop::Interrupted) => ExitCode::from(interruption.exit_code()),
+        _ => exit_code(u64::from(!counted.complete())),
+    })
 }

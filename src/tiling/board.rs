@@ -4,6 +4,7 @@
 use thiserror::Error;
 
 use super::shapes::{Color, TRANSFORMS};
+use crate::batch::text_lines;
 
 /// Cells a board may have at most.
 const MAX_CELLS: usize = 4096;
@@ -81,12 +82,11 @@ impl Board {
     }
 
     /// Parses a board file: one row per line, `#` a cell to cover, `.` a hole, `B`/`W` a
-    /// coloured cell. Blank lines are left out; errors name the file's own line numbers. A
-    /// leading UTF-8 byte order mark is skipped.
+    /// coloured cell. Lines end at `\n`, `\r\n` or a `\r` alone; blank lines are left out;
+    /// errors name the file's own line numbers. A leading UTF-8 byte order mark is skipped.
     pub fn parse(text: &str) -> Result<Self, BoardError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let rows: Vec<(usize, &str)> = text
-            .lines()
+        let rows: Vec<(usize, &str)> = text_lines(text)
             .map(str::trim_end)
             .enumerate()
             .filter(|(_, l)| !l.is_empty())
@@ -96,6 +96,11 @@ impl Board {
             .map(|(_, r)| r.chars().count())
             .max()
             .unwrap_or(0);
+        // Checked before the cells are laid out: one long row among many short ones would
+        // make a rectangle far larger than the file.
+        if width.saturating_mul(rows.len()) > MAX_CELLS {
+            return Err(BoardError::TooLarge);
+        }
         let mut cells = Vec::new();
         for &(index, row) in &rows {
             let mut count = 0;
@@ -119,9 +124,6 @@ impl Board {
         }
         if cells.iter().all(Option::is_none) {
             return Err(BoardError::NoCell);
-        }
-        if cells.len() > MAX_CELLS {
-            return Err(BoardError::TooLarge);
         }
         Ok(Board {
             width,
@@ -233,5 +235,26 @@ mod tests {
         assert_eq!(holed.cell_count(), 10);
         assert_eq!(holed.symmetries().len(), 4);
         assert!(Board::parse("#x#").is_err());
+    }
+
+    #[test]
+    fn board_lines_end_at_any_line_ending_and_size_is_checked_first() {
+        let board = Board::parse("####\r##.#\r\n####\r").unwrap();
+        assert_eq!(
+            (board.width(), board.height(), board.cell_count()),
+            (4, 3, 11)
+        );
+        assert_eq!(
+            Board::parse("####\r##x#\r").unwrap_err(),
+            BoardError::Character {
+                line: 2,
+                column: 3,
+                found: 'x'
+            }
+        );
+        // One long row among many short ones: refused before a 5,000 × 5,000 rectangle
+        // is laid out.
+        let text = format!("{}\n{}", "#".repeat(5000), "#\n".repeat(4999));
+        assert_eq!(Board::parse(&text).unwrap_err(), BoardError::TooLarge);
     }
 }

@@ -17,6 +17,7 @@ use crate::exact_cover::{BitCover, Dlx, DlxBuilder, ExactCoverError, SearchStats
 use super::board::Board;
 use super::placements;
 use super::shapes::Piece;
+use super::stopping::Stop;
 use super::symmetry::Symmetries;
 
 /// One way to put a piece on the board.
@@ -106,12 +107,29 @@ pub struct Counted {
     pub parts_done: usize,
     /// Parts of the search in all.
     pub parts_total: usize,
+    /// What ended the count before every part was searched; `None` when complete.
+    pub stopped: Option<Stop>,
 }
 
 impl Counted {
     /// Whether every part was searched, so that the counts are exact.
     pub fn complete(&self) -> bool {
         self.parts_done == self.parts_total
+    }
+
+    /// The counts of pieces that cannot cover the board at all (a [`TilingError`]): zero,
+    /// and complete, for there is nothing to search.
+    pub fn no_tiling() -> Self {
+        Counted {
+            counts: Counts {
+                labelled: BigUint::ZERO,
+                tilings: 0,
+                up_to_symmetry: 0,
+            },
+            parts_done: 0,
+            parts_total: 0,
+            stopped: None,
+        }
     }
 }
 
@@ -508,42 +526,11 @@ impl Tiling {
         self.count_parallel_until(pool, &never, on_part).counts
     }
 
-    /// [`count_parallel`](Self::count_parallel) stopped after `timeout` (when given): the
-    /// counts reached then, with [`Counted::complete`] false. A timer thread sets the stop
-    /// flag of [`count_parallel_until`](Self::count_parallel_until), so the workers never
-    /// read the clock.
-    pub fn count_parallel_within<P>(
-        &self,
-        pool: &rayon::ThreadPool,
-        timeout: Option<std::time::Duration>,
-        on_part: P,
-    ) -> Counted
-    where
-        P: Fn(usize, usize, u64) + Sync,
-    {
-        let stop = Arc::new(AtomicBool::new(false));
-        // Dropping `finished` when the count returns ends the timer.
-        let (finished, timer) = std::sync::mpsc::channel::<()>();
-        std::thread::scope(|scope| {
-            if let Some(timeout) = timeout {
-                let stop = &stop;
-                scope.spawn(move || {
-                    let waited = timer.recv_timeout(timeout);
-                    if waited == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                });
-            }
-            let counted = self.count_parallel_until(pool, &stop, on_part);
-            drop(finished);
-            counted
-        })
-    }
-
     /// [`count_parallel`](Self::count_parallel), stopping as soon as `stop` is set (by a
     /// timer, say): every worker looks at it before each part, at each solution and every
-    /// few thousand nodes of its search, and gives up the rest of its part. The counts are then those of the solutions found so
-    /// far, and [`Counted::complete`] is false.
+    /// few thousand nodes of its search, and gives up the rest of its part. The counts are
+    /// then those of the solutions found so far, [`Counted::complete`] is false and
+    /// [`Counted::stopped`] is [`Stop::Interrupted`].
     pub fn count_parallel_until<P>(
         &self,
         pool: &rayon::ThreadPool,
@@ -580,10 +567,12 @@ impl Tiling {
                 .map(|(_, tally)| tally)
                 .reduce(Tally::default, Tally::merge)
         });
+        let parts_done = done.into_inner();
         Counted {
             counts: tally.counts(self.labellings()),
-            parts_done: done.into_inner(),
+            parts_done,
             parts_total: total,
+            stopped: (parts_done < total).then_some(Stop::Interrupted),
         }
     }
 

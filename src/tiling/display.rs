@@ -1,12 +1,9 @@
-//! Tilings written out: solutions as framed grids or JSON, counts as text or JSON, and
-//! the pieces and board files read.
+//! Tilings written out: solutions as framed grids or JSON, counts as text or JSON.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::path::Path;
-use std::time::Duration;
 
-use super::{parse_pieces, Board, Counted, Piece, PiecesError, Placement, Tiling};
+use super::{Board, Counted, Piece, Placement, Stop, Tiling};
 
 /// A solution as a framed grid: each cell its stone number and colour, `.` for holes.
 pub fn solution_grid(board: &Board, pieces: &[Piece], chosen: &[&Placement]) -> String {
@@ -104,15 +101,11 @@ pub fn write_solutions(
 /// broken, the count up to symmetry and the solutions searched. Counts are exact: in JSON,
 /// a count beyond `u64` is a string of its digits (see [`Counts`](super::Counts)).
 ///
-/// A count that did not finish says so: in text, a last line `partial: …` naming the
-/// `timeout` that stopped it (if given) and the parts searched; in JSON, the fields
-/// `"partial": true`, `parts_done` and `parts_total`.
-pub fn counts_text(
-    counted: &Counted,
-    symmetry_broken: bool,
-    json: bool,
-    timeout: Option<Duration>,
-) -> String {
+/// A count that did not finish says so: in text, a last line `partial: …` naming what
+/// stopped it (the timeout, or an interruption) and the parts searched; in JSON, the
+/// fields `"partial": true`, `stopped` (`"timeout"` or `"interrupted"`, when known),
+/// `parts_done` and `parts_total`.
+pub fn counts_text(counted: &Counted, symmetry_broken: bool, json: bool) -> String {
     let counts = &counted.counts;
     let mut text = if json {
         let mut object = if symmetry_broken {
@@ -128,6 +121,13 @@ pub fn counts_text(
         };
         if !counted.complete() {
             object.insert("partial".into(), true.into());
+            if let Some(stop) = counted.stopped {
+                let stopped = match stop {
+                    Stop::Timeout(_) => "timeout",
+                    Stop::Interrupted => "interrupted",
+                };
+                object.insert("stopped".into(), stopped.into());
+            }
             object.insert("parts_done".into(), counted.parts_done.into());
             object.insert("parts_total".into(), counted.parts_total.into());
         }
@@ -144,11 +144,12 @@ pub fn counts_text(
         )
     };
     if !json && !counted.complete() {
-        let why = match timeout {
-            Some(timeout) => format!(
+        let why = match counted.stopped {
+            Some(Stop::Timeout(timeout)) => format!(
                 "stopped after the timeout of {}",
                 humantime::format_duration(timeout)
             ),
+            Some(Stop::Interrupted) => "interrupted".to_string(),
             None => "stopped".to_string(),
         };
         text.push_str(&format!(
@@ -165,56 +166,4 @@ fn json_count<T: Clone + TryInto<u64> + ToString>(count: &T) -> serde_json::Valu
         Ok(small) => small.into(),
         Err(_) => count.to_string().into(),
     }
-}
-
-/// Why a pieces or board file cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum TilingFileError {
-    /// The file cannot be read.
-    #[error("cannot read {path}")]
-    Read {
-        /// The file.
-        path: String,
-        /// Why.
-        source: io::Error,
-    },
-    /// The pieces file is not a pieces file.
-    #[error("{path}")]
-    Pieces {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        source: PiecesError,
-    },
-    /// The board file is not a board.
-    #[error("{path}: {source}")]
-    Board {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        source: super::BoardError,
-    },
-}
-
-fn read(path: &Path) -> Result<String, TilingFileError> {
-    std::fs::read_to_string(path).map_err(|source| TilingFileError::Read {
-        path: path.display().to_string(),
-        source,
-    })
-}
-
-/// The pieces of a pieces (stones) file.
-pub fn read_pieces(path: &Path) -> Result<Vec<Piece>, TilingFileError> {
-    parse_pieces(&read(path)?).map_err(|source| TilingFileError::Pieces {
-        path: path.display().to_string(),
-        source,
-    })
-}
-
-/// The board of a board file.
-pub fn read_board(path: &Path) -> Result<Board, TilingFileError> {
-    Board::parse(&read(path)?).map_err(|source| TilingFileError::Board {
-        path: path.display().to_string(),
-        source,
-    })
 }

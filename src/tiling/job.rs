@@ -175,8 +175,7 @@ impl CountJob {
 }
 
 fn read(path: &Path) -> Result<String, JobError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| JobError::Invalid(format!("cannot read {}: {e}", path.display())))
+    super::files::read_file_text(path).map_err(|e| JobError::Invalid(e.to_string()))
 }
 
 impl Job for CountJob {

@@ -14,15 +14,18 @@
 mod board;
 mod count;
 pub mod display;
+mod files;
 mod job;
 mod options;
 mod placements;
 mod progress;
 mod shapes;
+mod stopping;
 mod symmetry;
 
 pub use board::{Board, BoardError};
 pub use count::{Counted, Counts, Engine, Placement, Symmetry, Tiling, TilingError};
+pub use files::{read_board, read_pieces, TilingFileError, MAX_FILE_BYTES, MAX_LINE_BYTES};
 pub use job::{
     parse_size, size_in_name, CountJob, CountLayout, CountSettings, SizeTextError, TilingPuzzle,
 };
@@ -31,3 +34,4 @@ pub use progress::{CountProgress, LINE_INTERVAL};
 pub use shapes::{
     parse_pieces, pentominoes, Color, Piece, PieceCell, PiecesError, Transform, TRANSFORMS,
 };
+pub use stopping::Stop;

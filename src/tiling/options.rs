@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::display::{read_board, TilingFileError};
+use super::{read_board, TilingFileError};
 use super::{size_in_name, Board, BoardError, Color, Engine, SizeTextError, Symmetry};
 
 /// A `--board` value that is not a board's `WIDTHxHEIGHT`.
@@ -30,7 +30,8 @@ pub struct BoardChoice {
     /// A rectangle WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", conflicts_with = "board_file", value_parser = parse_board_size)]
     pub board: Option<(usize, usize)>,
-    /// A board file: `#` a cell to cover, `.` a hole, `B`/`W` coloured cells.
+    /// A board file (`-`: standard input): `#` a cell to cover, `.` a hole, `B`/`W`
+    /// coloured cells.
     #[arg(long, value_name = "FILE")]
     pub board_file: Option<PathBuf>,
 }

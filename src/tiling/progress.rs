@@ -2,7 +2,7 @@
 //! log, both fed by the count's per-part callback.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -103,12 +103,14 @@ impl CountProgress {
 }
 
 impl Tiling {
-    /// [`count_parallel_within`](Self::count_parallel_within), its progress reported to
-    /// `progress` (a line every [`LINE_INTERVAL`] while it runs, and at the end).
+    /// [`count_parallel_within`](Self::count_parallel_within) (stopped after `timeout`, or
+    /// once `interrupt` is set), its progress reported to `progress` (a line every
+    /// [`LINE_INTERVAL`] while it runs, and at the end).
     pub fn count_with_progress(
         &self,
         pool: &rayon::ThreadPool,
         timeout: Option<Duration>,
+        interrupt: &AtomicBool,
         progress: &CountProgress,
     ) -> Counted {
         // Dropping `finished` when the count returns ends the progress lines.
@@ -122,7 +124,7 @@ impl Tiling {
                     }
                 });
             }
-            let counted = self.count_parallel_within(pool, timeout, |done, total, n| {
+            let counted = self.count_parallel_within(pool, timeout, interrupt, |done, total, n| {
                 progress.part(done, total, n)
             });
             drop(finished);

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::batch::{text_lines, Excerpt};
+
 /// A cell colour of the checkerboard puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Color {
@@ -118,7 +120,7 @@ pub fn pentominoes() -> Vec<Piece> {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum PiecesError {
     /// A cell that is not `B`, `W`, `#` or `_`.
-    #[error("stone {stone}, line {line}: unknown cell {cell:?} (cells are B, W, # or _)")]
+    #[error("stone {stone}, line {line}: unknown cell {} (cells are B, W, # or _)", Excerpt::quoted(.cell))]
     UnknownCell {
         /// 1-based stone number.
         stone: usize,
@@ -153,8 +155,8 @@ pub enum PiecesError {
 }
 
 /// Parses a stones file: one stone per block, rows of comma-separated cells (`B` black,
-/// `W` white, `#` uncoloured, `_` not covered), a line of `=` ending each stone. A leading
-/// UTF-8 byte order mark is skipped.
+/// `W` white, `#` uncoloured, `_` not covered), a line of `=` ending each stone. Lines end
+/// at `\n`, `\r\n` or a `\r` alone; a leading UTF-8 byte order mark is skipped.
 pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, PiecesError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut pieces = Vec::new();
@@ -176,7 +178,7 @@ pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, PiecesError> {
         Ok(())
     };
     let mut open = false;
-    for (index, raw) in text.lines().enumerate() {
+    for (index, raw) in text_lines(text).enumerate() {
         let line = index + 1;
         let trimmed = raw.trim();
         if trimmed.is_empty() || trimmed.starts_with("//") {
@@ -222,7 +224,7 @@ pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, PiecesError> {
         row += 1;
     }
     if open {
-        finish(&mut cells, &mut pieces, text.lines().count())?;
+        finish(&mut cells, &mut pieces, text_lines(text).count())?;
     }
     if pieces.is_empty() {
         return Err(PiecesError::NoStones);
@@ -264,5 +266,24 @@ mod tests {
             "stone 2 (ending at line 4) covers no cell"
         );
         assert_eq!(parse_pieces("").unwrap_err(), PiecesError::NoStones);
+    }
+
+    #[test]
+    fn stones_files_with_any_line_ending_and_a_huge_cell() {
+        // Lines end at `\n`, `\r\n` or `\r`, and errors count them all.
+        let pieces = parse_pieces("B,W\r===\r\nW\rB\n===\r").unwrap();
+        assert_eq!(pieces.len(), 2);
+        assert_eq!(pieces[1].cells.len(), 2);
+        assert_eq!(
+            parse_pieces("B\r===\r\nB,x\r").unwrap_err().to_string(),
+            "stone 2, line 3: unknown cell \"x\" (cells are B, W, # or _)"
+        );
+        // A bad cell is quoted cut short, whatever its length.
+        let message = parse_pieces(&"B".repeat(100_000)).unwrap_err().to_string();
+        assert!(message.len() < 200, "{message}");
+        assert!(
+            message.ends_with("… (100000 bytes) (cells are B, W, # or _)"),
+            "{message}"
+        );
     }
 }
