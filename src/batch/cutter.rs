@@ -791,18 +791,8 @@ pub(crate) mod tests {
         cut_source(Trickle::new(text, step, false), format, per_chunk, max)
     }
 
-    /// The chunks [`cut_with_limit`] gives, read from a source that has nothing ready
-    /// every other read: the call is made again after each `WouldBlock`.
-    fn cut_stuttering(
-        text: &[u8],
-        format: InputFormat,
-        per_chunk: u64,
-        step: usize,
-        max: usize,
-    ) -> Result<Vec<RawChunk>, (Vec<RawChunk>, io::Error)> {
-        cut_source(Trickle::new(text, step, true), format, per_chunk, max)
-    }
-
+    /// Every chunk the cutter gives from `source`, the call made again after each
+    /// `WouldBlock`; an error ends the chunks.
     fn cut_source(
         source: Trickle,
         format: InputFormat,
@@ -880,7 +870,8 @@ pub(crate) mod tests {
         // pipe), whatever whole records are handed out early.
         for per_chunk in [1, 1000] {
             for step in [1, 7, 4096] {
-                let chunks = cut_stuttering(text, format, per_chunk, step, max).unwrap();
+                let source = Trickle::new(text, step, true);
+                let chunks = cut_source(source, format, per_chunk, max).unwrap();
                 assert_eq!(
                     records(&chunks),
                     expected,

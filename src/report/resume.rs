@@ -119,21 +119,7 @@ fn scan_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
     if columns.len() <= 1 && columns.iter().all(String::is_empty) {
         return Ok(None);
     }
-    let mut rows = 0u64;
-    let mut last = csv::StringRecord::new();
-    let mut record = csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(true) => {
-                rows += 1;
-                std::mem::swap(&mut last, &mut record);
-            }
-            Ok(false) => break,
-            Err(error) => return Err(format!("row {}: {error}", rows + 1)),
-        }
-    }
-    let mut last_row: Vec<String> = last.iter().map(String::from).collect();
-    without_cr(&mut last_row);
+    let (rows, last_row) = count_rows(&mut reader)?;
     let headed = columns.iter().any(|c| c == "line");
     ResumePoint::after(columns, rows, last_row)
         .map(Some)
@@ -150,6 +136,12 @@ fn scan_headerless_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> 
         .flexible(true)
         .terminator(csv::Terminator::Any(b'\n'))
         .from_reader(lines);
+    let (rows, last_row) = count_rows(&mut reader)?;
+    Ok((rows > 0).then(|| ResumePoint::headerless(rows, last_row)))
+}
+
+/// The rows left in `reader`, and the last of them (empty without rows).
+fn count_rows(reader: &mut csv::Reader<impl Read>) -> Result<(u64, Vec<String>), String> {
     let mut rows = 0u64;
     let mut last = csv::StringRecord::new();
     let mut record = csv::StringRecord::new();
@@ -163,12 +155,9 @@ fn scan_headerless_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> 
             Err(error) => return Err(format!("row {}: {error}", rows + 1)),
         }
     }
-    if rows == 0 {
-        return Ok(None);
-    }
     let mut last_row: Vec<String> = last.iter().map(String::from).collect();
     without_cr(&mut last_row);
-    Ok(Some(ResumePoint::headerless(rows, last_row)))
+    Ok((rows, last_row))
 }
 
 /// Takes the CR of a CRLF line ending off a row's last field.
