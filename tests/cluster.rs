@@ -4,16 +4,14 @@
 mod common;
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use hdrhistogram::serialization::Deserializer;
 use hdrhistogram::Histogram;
 use serde_json::Value as Json;
 
 use common::{
-    cell, corpora, parse_csv, puzzlebench, repo_datasets, rows_by_key, run, summary_counts,
+    cell, corpora, parse_csv, repo_datasets, rows_by_key, run, run_with_stdin, summary_counts,
     summary_json,
 };
 
@@ -27,19 +25,6 @@ fn run_ok(args: &[&str], code: i32) -> String {
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8(output.stdout).unwrap()
-}
-
-/// Runs `puzzlebench args` with `stdin` as standard input.
-fn run_with_input(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    let mut child = puzzlebench()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 fn histogram(dir: &Path) -> Histogram<u64> {
@@ -415,7 +400,7 @@ fn filter_mode_reads_stdin_writes_rows_and_exits_zero_on_bad_records() {
     let input =
         b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n\
                   # a comment\n\nnot a sudoku\n";
-    let output = run_with_input(&["sudoku", "solve", "--filter"], input);
+    let output = run_with_stdin(&["sudoku", "solve", "--filter"], input);
     assert_eq!(output.status.code(), Some(0));
     let text = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -424,7 +409,7 @@ fn filter_mode_reads_stdin_writes_rows_and_exits_zero_on_bad_records() {
     assert!(lines[1].starts_with("4,error,"), "{text}");
     assert!(output.stderr.is_empty());
     // Without --filter the same input exits 1; --no-header alone only drops the header.
-    let plain = run_with_input(&["sudoku", "solve", "--no-header"], input);
+    let plain = run_with_stdin(&["sudoku", "solve", "--no-header"], input);
     assert_eq!(plain.status.code(), Some(1));
     let without_micros = |t: &str| -> Vec<String> {
         t.lines()
@@ -436,7 +421,7 @@ fn filter_mode_reads_stdin_writes_rows_and_exits_zero_on_bad_records() {
         without_micros(&text)
     );
     // A run that cannot proceed still fails: the engine retries it.
-    let bad = run_with_input(
+    let bad = run_with_stdin(
         &["sudoku", "solve", "--filter", "--format", "csv"],
         b"a,b\n",
     );

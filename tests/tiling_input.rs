@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Output, Stdio};
 
-use common::{puzzlebench, repo_datasets, run};
+use common::{puzzlebench, repo_datasets, run, run_with_stdin};
 
 /// `bytes` written to `name` in `dir`.
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
@@ -23,26 +23,6 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-/// Runs `puzzlebench` with `args` and `input` on standard input.
-fn run_with_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = puzzlebench()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // A reader that stops early closes the pipe: the writer's error is expected.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
 }
 
 const STONES_4X4_COUNTS: &str = "labelled: 24\ntilings: 6\nup_to_symmetry: 2\n";

@@ -1,8 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// The `puzzlebench` binary built for these tests.
 pub fn puzzlebench() -> Command {
@@ -12,6 +13,27 @@ pub fn puzzlebench() -> Command {
 /// Runs `puzzlebench` with `args` and returns its output.
 pub fn run(args: &[&str]) -> Output {
     puzzlebench().args(args).output().expect("the binary runs")
+}
+
+/// Runs `puzzlebench` with `args` and `input` on standard input, written from a thread
+/// of its own while the output is read.
+pub fn run_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = puzzlebench()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // A reader that stops early closes the pipe: the writer's error is expected.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
 }
 
 /// The repository's own `datasets/` folder.
