@@ -74,7 +74,7 @@ pub fn duration_text(duration: Duration) -> String {
 
 /// The instant `timeout` from now; none for no timeout, or for one so long that the
 /// clock cannot hold its end (`--timeout 300000000000years`), which no search reaches.
-fn deadline_after(timeout: Option<Duration>) -> Option<Instant> {
+pub(crate) fn deadline_after(timeout: Option<Duration>) -> Option<Instant> {
     timeout.and_then(|timeout| Instant::now().checked_add(timeout))
 }
 

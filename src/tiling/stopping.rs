@@ -36,8 +36,7 @@ impl Tiling {
     where
         P: Fn(usize, usize, u64) + Sync,
     {
-        // A deadline the clock cannot hold is no deadline.
-        let deadline = timeout.and_then(|timeout| Instant::now().checked_add(timeout));
+        let deadline = crate::budget::deadline_after(timeout);
         let stop = Arc::new(AtomicBool::new(false));
         let why = OnceLock::new();
         // Whether to stop now; if so, says why.
