@@ -30,6 +30,12 @@ pub enum InputFormat {
 /// turn ([`Waiting`]), in milliseconds.
 const IDLE_WAIT_MILLIS: i32 = 100;
 
+/// An input opened for cutting, with its CSV header if it has one.
+pub(crate) type CutInput = (ChunkCutter, Option<Vec<String>>);
+
+/// An input's bytes (decompressed), and their number when known.
+type Source = (Box<dyn Read + Send>, Option<u64>);
+
 /// The first bytes of a gzip stream.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
@@ -157,12 +163,11 @@ impl InputSpec {
     /// A pipe or terminal is read with waits of at most 100 ms: its cutter fails with
     /// [`io::ErrorKind::WouldBlock`] when nothing more has come, after handing out the whole
     /// records it has (see [`ChunkCutter::next_chunk`]).
-    #[allow(clippy::type_complexity)]
     pub(crate) fn open_chunks(
         &self,
         bytes_read: Arc<AtomicU64>,
         stop: Option<&AtomicBool>,
-    ) -> Result<Option<(ChunkCutter, Option<Vec<String>>)>, BatchError> {
+    ) -> Result<Option<CutInput>, BatchError> {
         let stopped = || stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
         let Some((source, size)) = self.open(bytes_read, &stopped)? else {
             return Ok(None);
@@ -204,12 +209,11 @@ impl InputSpec {
     /// Opens the input, decompressing gzip transparently (detected by its magic bytes), with
     /// the size of what it reads when known (an uncompressed file). Raw bytes read are added
     /// to `bytes_read`. `None` when `stopped` turned true before the first bytes came.
-    #[allow(clippy::type_complexity)]
     fn open(
         &self,
         bytes_read: Arc<AtomicU64>,
         stopped: &dyn Fn() -> bool,
-    ) -> Result<Option<(Box<dyn Read + Send>, Option<u64>)>, BatchError> {
+    ) -> Result<Option<Source>, BatchError> {
         let (file, size) = match &self.path {
             Some(path) => open_file(path).map_err(|source| self.input_error(source))?,
             // Read through a file of its own, unbuffered: bytes kept in the standard input's
