@@ -316,7 +316,9 @@ fn every_batch_command_carries_the_other_csv_columns() {
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
     let sudoku = write(
         "sudoku.csv",
-        &format!("id,puzzle,note\np1,{puzzle},\"a, b\"\np2,12x,bad\n"),
+        &format!(
+            "id,puzzle,note\np1,{puzzle},\"a, b\"\np2,12x,bad\np3,{puzzle}\np4,{puzzle},n4,extra\n"
+        ),
     );
     let text = run_ok(&["sudoku", "solve", &sudoku, "--column", "puzzle"], 1);
     let (header, rows) = parse_csv(&text);
@@ -327,6 +329,16 @@ fn every_batch_command_carries_the_other_csv_columns() {
     // An error row keeps its key too.
     assert_eq!(cell(&header, &rows[1], "id"), "p2");
     assert_eq!(cell(&header, &rows[1], "status"), "error");
+    // So does a row of the wrong width: the fields it has are carried.
+    assert_eq!(cell(&header, &rows[2], "id"), "p3");
+    assert_eq!(cell(&header, &rows[2], "note"), "");
+    assert_eq!(
+        cell(&header, &rows[2], "error"),
+        "the row has 2 fields but the header has 3"
+    );
+    assert_eq!(cell(&header, &rows[3], "id"), "p4");
+    assert_eq!(cell(&header, &rows[3], "note"), "n4");
+    assert_eq!(cell(&header, &rows[3], "status"), "error");
 
     let positions = write(
         "positions.csv",
@@ -390,9 +402,9 @@ fn every_batch_command_carries_the_other_csv_columns() {
     );
     let (header, rows) = parse_csv(&text);
     assert_eq!(header[..5], ["file", "line", "status", "id", "note"]);
-    assert_eq!(rows.len(), 3);
-    assert_eq!(cell(&header, &rows[2], "id"), "");
-    assert_eq!(cell(&header, &rows[2], "status"), "solved");
+    assert_eq!(rows.len(), 5);
+    assert_eq!(cell(&header, &rows[4], "id"), "");
+    assert_eq!(cell(&header, &rows[4], "status"), "solved");
 }
 
 #[test]
@@ -426,8 +438,20 @@ fn filter_mode_reads_stdin_writes_rows_and_exits_zero_on_bad_records() {
         b"a,b\n",
     );
     assert_eq!(bad.status.code(), Some(0), "a header alone is an empty run");
-    let usage = run(&["sudoku", "solve", "--filter", "file.txt"]);
+    // `-` names standard input, which --filter reads; a file it refuses.
+    let dash = run_with_stdin(&["sudoku", "solve", "--filter", "-"], input);
+    assert_eq!(dash.status.code(), Some(0));
+    assert_eq!(
+        without_micros(&String::from_utf8(dash.stdout).unwrap()),
+        without_micros(&text)
+    );
+    let usage = run(&["sudoku", "solve", "--filter", "datasets/sudoku/mixed.txt"]);
     assert_eq!(usage.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&usage.stderr).trim_end(),
+        "puzzlebench: --filter reads standard input only: give no file, or -, not \
+         datasets/sudoku/mixed.txt"
+    );
     let shard = run(&["sudoku", "solve", "--shard", "3/2"]);
     assert_eq!(shard.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&shard.stderr)

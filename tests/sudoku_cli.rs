@@ -180,6 +180,21 @@ fn unknown_csv_column_and_bad_usage_are_exit_2() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("no column \"grid\""), "{stderr}");
+    // A CSV column named for inputs that are all lines would be ignored: it is refused.
+    let lines = repo_datasets().join("sudoku/mixed.txt");
+    for args in [
+        &["sudoku", "solve", "--column", "quizzes"][..],
+        &["sudoku", "solve", "--expected-column", "solutions"],
+        &["sudoku", "show", "--column", "quizzes"],
+    ] {
+        let output = run(&[args, &[lines.to_str().unwrap()]].concat());
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            stderr.contains("names a CSV column, but no input is read as CSV"),
+            "{stderr}"
+        );
+    }
     assert_eq!(
         run(&["sudoku", "solve", "--limit", "0"]).status.code(),
         Some(2)

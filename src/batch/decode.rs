@@ -47,6 +47,12 @@ enum SpanContent {
     Line(Range<usize>),
     /// A CSV record: which of the chunk's fields are its own.
     Fields(Range<usize>),
+    /// A CSV record with another number of fields than the header: unreadable, but its
+    /// fields are still carried to its error row (an `id` column finds it).
+    Misshapen {
+        fields: Range<usize>,
+        message: String,
+    },
     Unreadable(String),
 }
 
@@ -67,21 +73,33 @@ impl<'a> Decoded<'a> {
     }
 
     /// The records, borrowing from the chunk, from `self` and from its
-    /// [`field_texts`](Self::field_texts).
+    /// [`field_texts`](Self::field_texts), each with the CSV fields its row carries (those
+    /// of a CSV record, even one of the wrong width; none for other records).
     pub(crate) fn records<'r>(
         &'r self,
         fields: &'r [&'r str],
-    ) -> impl Iterator<Item = Record<'r>> + 'r {
+    ) -> impl Iterator<Item = (Record<'r>, &'r [&'r str])> + 'r {
         // Only lines are decoded with the chunk's text and line records: blocks are
         // copied.
         let lines = self.chunk_text.unwrap_or(&self.text);
-        self.records.iter().map(move |span| Record {
-            line: span.line,
-            content: match &span.content {
-                SpanContent::Line(range) => RecordContent::Line(&lines[range.clone()]),
-                SpanContent::Fields(range) => RecordContent::Fields(&fields[range.clone()]),
-                SpanContent::Unreadable(message) => RecordContent::Unreadable(message),
-            },
+        self.records.iter().map(move |span| {
+            let (content, carried) = match &span.content {
+                SpanContent::Line(range) => (RecordContent::Line(&lines[range.clone()]), &[][..]),
+                SpanContent::Fields(range) => {
+                    let own = &fields[range.clone()];
+                    (RecordContent::Fields(own), own)
+                }
+                SpanContent::Misshapen {
+                    fields: range,
+                    message,
+                } => (RecordContent::Unreadable(message), &fields[range.clone()]),
+                SpanContent::Unreadable(message) => (RecordContent::Unreadable(message), &[][..]),
+            };
+            let record = Record {
+                line: span.line,
+                content,
+            };
+            (record, carried)
         })
     }
 
@@ -217,20 +235,15 @@ fn decode_blocks(bytes: &[u8], first_line: u64, decoded: &mut Decoded<'_>) {
     finish(&mut block, decoded);
 }
 
-/// Adds a CSV record starting at `line`: its fields as text, or why they are not text or
-/// not as many as the header's (`header_fields`, when known).
+/// Adds a CSV record starting at `line`: its fields as text, or why they are not text;
+/// a record with not as many fields as the header's (`header_fields`, when known) keeps
+/// its fields but is unreadable.
 fn csv_fields(
     line: u64,
     record: &CsvRecord<'_>,
     header_fields: Option<usize>,
     decoded: &mut Decoded<'_>,
 ) {
-    let found = record.ends.len();
-    if let Some(expected) = header_fields.filter(|&n| n != found) {
-        let fields = if found == 1 { "field" } else { "fields" };
-        let message = format!("the row has {found} {fields} but the header has {expected}");
-        return decoded.unreadable(line, message);
-    }
     // Split at its commas where it lies in a chunk that is all text, each field is text
     // where it lies (a comma and a line ending are characters of their own); any other
     // record's fields are checked and copied into the decoded buffer.
@@ -265,10 +278,17 @@ fn csv_fields(
         range: base + r.start..base + r.end,
     });
     decoded.fields.extend(ranges);
-    decoded.records.push(Span {
-        line,
-        content: SpanContent::Fields(first_field..decoded.fields.len()),
-    });
+    let fields = first_field..decoded.fields.len();
+    let found = record.ends.len();
+    let content = match header_fields.filter(|&n| n != found) {
+        None => SpanContent::Fields(fields),
+        Some(expected) => {
+            let noun = if found == 1 { "field" } else { "fields" };
+            let message = format!("the row has {found} {noun} but the header has {expected}");
+            SpanContent::Misshapen { fields, message }
+        }
+    };
+    decoded.records.push(Span { line, content });
 }
 
 /// A CSV parser and its buffers, one per thread.
@@ -423,7 +443,7 @@ pub(crate) fn decode_owned(chunk: &RawChunk, format: InputFormat) -> Vec<(u64, O
         }
         RecordContent::Unreadable(message) => OwnedContent::Unreadable(message.to_string()),
     };
-    let records = decoded.records(&fields).map(|r| (r.line, owned(r)));
+    let records = decoded.records(&fields).map(|(r, _)| (r.line, owned(r)));
     records.collect()
 }
 

@@ -22,8 +22,8 @@ use super::published::{PublishedRows, RowAppender};
 use super::stats::{keep_if_slow, LatencyCounts, SlowRecord, SLOWEST_KEPT};
 use super::{
     push_csv_field, push_micros, BatchError, Cell, CsvRow, Excerpt, InputFormat, InputSpec, Job,
-    JobError, Outcome, Progress, Record, RecordContent, RunStats, Shard, Value, Written,
-    ERROR_STATUS, TIMEOUT_STATUS,
+    JobError, Outcome, Progress, RecordContent, RunStats, Shard, Value, Written, ERROR_STATUS,
+    TIMEOUT_STATUS,
 };
 use crate::budget::{Budget, Meter, OverBudget};
 
@@ -472,31 +472,32 @@ impl RowSchema {
         row.push(Value::Float(processed.nanos as f64 / 1000.0));
     }
 
-    /// Appends the carried cells of `record`, read at `indexes` of its input's header:
-    /// empty for an input that carries nothing (a line input) or a record that could not
-    /// be read.
+    /// Appends the carried cells of a record's CSV `fields`, read at `indexes` of its
+    /// input's header: empty for an input that carries nothing (a line input), a record
+    /// without fields, or a field the record does not have.
     fn carried_cells<'r>(
         &self,
         indexes: &[usize],
-        record: &Record<'r>,
+        fields: &[&'r str],
         row: &mut impl Extend<Cell<'r>>,
     ) {
         if self.carried.is_empty() {
             return;
         }
-        match record.content {
-            RecordContent::Fields(fields) if !indexes.is_empty() => row.extend(
+        match indexes.is_empty() {
+            false => row.extend(
                 (indexes.iter()).map(|&i| fields.get(i).map_or(Cell::Empty, |f| Cell::Text(f))),
             ),
-            _ => row.extend(std::iter::repeat_n(Cell::Empty, self.carried.len())),
+            true => row.extend(std::iter::repeat_n(Cell::Empty, self.carried.len())),
         }
     }
 
-    /// One record's row as cells, in the order of [`names`](Self::names).
+    /// One record's row as cells, in the order of [`names`](Self::names): the record's
+    /// line, and its CSV fields carried at the header's `indexes`.
     fn cells<'r>(
         &self,
         file: Option<&'r str>,
-        carried: (&[usize], &Record<'r>),
+        (line, indexes, fields): (u64, &[usize], &[&'r str]),
         outcome: &'r Outcome,
         nanos: u64,
     ) -> Row<'r> {
@@ -504,9 +505,9 @@ impl RowSchema {
         if let Some(file) = file.filter(|_| self.with_file) {
             row.push(Cell::Text(file));
         }
-        row.push(Cell::Int(carried.1.line));
+        row.push(Cell::Int(line));
         row.push(Cell::Text(outcome.status));
-        self.carried_cells(carried.0, carried.1, &mut row);
+        self.carried_cells(indexes, fields, &mut row);
         row.extend(outcome.values.iter().map(Value::cell));
         row.push(Cell::Text(&outcome.error));
         row.push(Cell::Micros(nanos));
@@ -1439,12 +1440,12 @@ fn process_chunk<J: Job>(
         other_shards += u64::from(!held);
         held
     });
-    for (n, (_, record)) in in_shard.enumerate() {
+    for (n, (_, (record, fields))) in in_shard.enumerate() {
         if (n as u64) < chunk.skip {
             if chunk.ends_skip && n as u64 + 1 == chunk.skip {
                 let mut cells = Vec::new();
                 let carried = &chunk.layout.carried[..];
-                shared.schema.carried_cells(carried, &record, &mut cells);
+                shared.schema.carried_cells(carried, fields, &mut cells);
                 let texts = cells.into_iter().map(|c| Value::from(c).to_text());
                 lock(&sink.held).resumed_after = Some((record.line, texts.collect()));
             }
@@ -1503,7 +1504,7 @@ fn process_chunk<J: Job>(
             Ok(CsvRow::Outcome(outcome)) => outcome,
             Err(error) => error_outcome(error, shared.schema.job_columns.len()),
         };
-        let carried = (&chunk.layout.carried[..], &record);
+        let carried = (record.line, &chunk.layout.carried[..], fields);
         counts.count(&outcome, (chunk.file, record.line), nanos, shared.tallied);
         match &shared.formatter {
             // Formatting here rather than in the writer: writing a result file of fast
@@ -1522,7 +1523,7 @@ fn process_chunk<J: Job>(
                 let mut cells = Vec::new();
                 shared
                     .schema
-                    .carried_cells(carried.0, carried.1, &mut cells);
+                    .carried_cells(carried.1, carried.2, &mut cells);
                 lock(&sink.held).values.push(ProcessedRow {
                     line: record.line,
                     carried: cells.into_iter().map(Value::from).collect(),

@@ -118,7 +118,8 @@ struct RunArgs {
     no_header: bool,
     /// Engine mode (Spark, job arrays): standard input to standard output, no header, no
     /// summary; exit code 0 whenever the run completes, whatever the records' statuses.
-    #[arg(long, conflicts_with_all = ["files", "output", "resume", "progress"])]
+    /// Files other than `-` are refused.
+    #[arg(long, conflicts_with_all = ["output", "resume", "progress"])]
     filter: bool,
 }
 
@@ -201,6 +202,16 @@ fn run_job<J: Job>(
     inputs: &[InputSpec],
     args: &RunArgs,
 ) -> Result<ExitCode> {
+    if let Some(file) = inputs
+        .iter()
+        .find_map(|i| i.path.as_ref())
+        .filter(|_| args.filter)
+    {
+        anyhow::bail!(
+            "--filter reads standard input only: give no file, or -, not {}",
+            file.display()
+        );
+    }
     let inputs: &[InputSpec] = &inputs
         .iter()
         .map(|input| input.clone().with_max_line_bytes(args.max_line_bytes))

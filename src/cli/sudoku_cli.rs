@@ -85,12 +85,37 @@ pub(super) struct ShowArgs {
 
 pub(super) fn solve_sudoku(args: SolveArgs) -> Result<ExitCode> {
     let inputs = InputSpec::for_names(&args.run.files, args.format)?;
+    let options = &args.options;
+    refuse_csv_options_without_csv(
+        &inputs,
+        &[
+            ("--column", options.puzzle.column.is_some()),
+            ("--expected-column", options.expected_column.is_some()),
+        ],
+    )?;
     let job = args.options.job(&inputs);
     run_job(&job, "sudoku solve", &inputs, &args.run)
 }
 
+/// Refuses a CSV option given (`(flag, given)`) when no input is read as CSV: it would
+/// be ignored without a word.
+fn refuse_csv_options_without_csv(inputs: &[InputSpec], options: &[(&str, bool)]) -> Result<()> {
+    let given = options.iter().find(|(_, given)| *given);
+    match given {
+        Some((flag, _)) if inputs.iter().all(|i| i.format != InputFormat::Csv) => {
+            anyhow::bail!(
+                "{flag} names a CSV column, but no input is read as CSV ({} is read as lines): \
+                 name a file .csv, or give --format csv",
+                inputs[0].display_name()
+            )
+        }
+        _ => Ok(()),
+    }
+}
+
 pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
     let inputs = InputSpec::for_names(&args.files, args.format)?;
+    refuse_csv_options_without_csv(&inputs, &[("--column", args.puzzle.column.is_some())])?;
     let job = sudoku::ShowJob {
         side: args.puzzle.size,
         column: args.puzzle.column,

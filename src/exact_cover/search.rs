@@ -542,6 +542,9 @@ impl<I: Index> Engine<I> {
         if RESTORE {
             self.unwind::<K>(level);
         }
+        // The guess that found the budget spent is not searched: not counted either.
+        stats.nodes -= 1;
+        stats.guesses -= 1;
         stats.updates = self.updates;
         stats.stopped = meter.over();
         stats

@@ -71,11 +71,12 @@ pub fn solve(grid: &Grid, limit: u64, meter: &mut Meter) -> SearchResult {
                 cols[col] |= bit;
                 boxes[b] |= bit;
                 digits[k] = digit as u8;
-                result.guesses += 1;
                 if meter.spend() {
+                    // The digit that found the budget spent is not counted as placed.
                     result.stopped = meter.over();
                     break;
                 }
+                result.guesses += 1;
                 k += 1;
             }
             None => {

@@ -40,7 +40,7 @@ fn valid_box_size(cells: &[u8]) -> Option<usize> {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum GridError {
     /// The line's length is not that of any supported grid (or of the size asked for).
-    #[error("the line has {found} characters; {expected}")]
+    #[error("the line has {found} character{}; {expected}", if *found == 1 { "" } else { "s" })]
     WrongLength {
         /// Characters found.
         found: usize,

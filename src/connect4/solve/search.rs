@@ -303,7 +303,9 @@ impl<M: Bits> Solver<M> {
     /// stopped, so which records finish within a budget does not depend on how records
     /// are shared between threads.
     fn stop_metering(&mut self, meter: &mut Meter) -> Option<OverBudget> {
-        self.meter.spend_many(self.nodes - self.metered);
+        // A stopped search took back the node that stopped it after telling the meter.
+        self.meter
+            .spend_many(self.nodes.saturating_sub(self.metered));
         std::mem::swap(&mut self.meter, meter);
         let stopped = self.stopped.then(|| meter.over()).flatten();
         if self.stopped {
@@ -586,7 +588,9 @@ impl<M: Bits> Solver<M> {
         debug_assert!(alpha < beta);
         self.nodes += 1;
         if self.nodes >= self.next_event && self.event() {
-            // Stopped (see `event`): the value does not matter, the search is dropped.
+            // Stopped (see `event`): the value does not matter, the search is dropped, and
+            // this node, not searched, is not counted.
+            self.nodes -= 1;
             return alpha;
         }
         let g = &self.geometry;

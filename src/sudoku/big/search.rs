@@ -169,6 +169,8 @@ pub(super) fn solve<B: Node>(
         if result.guesses >= check_at {
             if meter.spend_many(result.guesses - told) {
                 result.stopped = meter.over();
+                // The guess that found the budget spent is not made: not counted either.
+                result.guesses -= 1;
                 break;
             }
             told = result.guesses;

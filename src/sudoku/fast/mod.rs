@@ -567,6 +567,8 @@ impl Search<'_> {
         self.told = self.result.guesses;
         if self.meter.spend_many(fresh) {
             self.result.stopped = self.meter.over();
+            // The guess that found the budget spent is not made: not counted either.
+            self.result.guesses -= 1;
             return true;
         }
         self.check_at = self
