@@ -4,7 +4,7 @@ mod common;
 
 use std::io::Write;
 
-use common::{cell, corpora, parse_csv, repo_datasets, run, without_micros};
+use common::{cell, corpora, parse_csv, repo_datasets, run, stdout, without_micros};
 use puzzlebench::sudoku::{check_solution, Grid};
 
 const SEED1: &str =
@@ -13,10 +13,6 @@ const SEED1_SOLUTION: &str =
     "594831726783426915216975834142593678835267491967184352378652149429318567651749283";
 const SEED2: &str =
     "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
-
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
 
 #[test]
 fn mixed_file_gives_one_row_per_record_in_order_with_reasons() {

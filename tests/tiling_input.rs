@@ -5,25 +5,10 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Output, Stdio};
 
-use common::{puzzlebench, repo_datasets, run, run_with_stdin};
-
-/// `bytes` written to `name` in `dir`.
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
+use common::{puzzlebench, repo_datasets, run, run_with_stdin, stderr, stdout, write};
 
 const STONES_4X4_COUNTS: &str = "labelled: 24\ntilings: 6\nup_to_symmetry: 2\n";
 
@@ -35,7 +20,7 @@ fn stones_4x4() -> Vec<u8> {
 fn a_huge_stones_or_board_file_is_refused_with_a_short_message() {
     let dir = tempfile::tempdir().unwrap();
     // One line of 5 MB: past both the line limit and the file limit.
-    let big = write(dir.path(), "big.txt", &vec![b'B'; 5_000_000]);
+    let big = write(dir.path(), "big.txt", vec![b'B'; 5_000_000]);
     let big = big.to_str().unwrap();
     let expected = format!(
         "puzzlebench: cannot read {big}: line 1 is longer than 65536 bytes, the most a line of \

@@ -10,28 +10,13 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{puzzlebench, repo_datasets, run};
-
-/// `text` written to `name` in `dir`.
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
+use common::{puzzlebench, repo_datasets, run, stderr, stdout, write};
 
 #[test]
 fn files_may_start_with_a_byte_order_mark() {
     let dir = tempfile::tempdir().unwrap();
     let stones = std::fs::read_to_string(repo_datasets().join("tiling/4x4_stones.txt")).unwrap();
-    let marked = write(dir.path(), "4x4_bom.txt", &format!("\u{feff}{stones}"));
+    let marked = write(dir.path(), "4x4_bom.txt", format!("\u{feff}{stones}"));
     let board = write(dir.path(), "board.txt", "\u{feff}BWBW\nWBWB\nBWBW\nWBWB\n");
     let expected = "labelled: 24\ntilings: 6\nup_to_symmetry: 2\n";
     let output = run(&["checkerboard", "count", marked.to_str().unwrap()]);
@@ -75,7 +60,7 @@ fn files_may_start_with_a_byte_order_mark() {
 
 /// A pieces file of `count` separate pieces, each `piece` (rows of a stones file).
 fn separate_pieces(dir: &Path, name: &str, piece: &str, count: usize) -> PathBuf {
-    write(dir, name, &format!("{piece}\n===\n").repeat(count))
+    write(dir, name, format!("{piece}\n===\n").repeat(count))
 }
 
 #[test]
@@ -391,7 +376,7 @@ fn a_timeout_stops_a_count_that_finds_no_solution() {
     // finds out only by trying: no solution ever comes, and the timeout must still stop
     // the workers in the middle of their parts, with either engine.
     let dir = tempfile::tempdir().unwrap();
-    let pieces = write(dir.path(), "hexominoes.txt", &hexominoes());
+    let pieces = write(dir.path(), "hexominoes.txt", hexominoes());
     for engine in ["auto", "dlx"] {
         let start = Instant::now();
         let output = run(&[

@@ -36,6 +36,23 @@ pub fn run_with_stdin(args: &[&str], input: &[u8]) -> Output {
     output
 }
 
+/// `bytes` written to `name` in `dir`; the file's path.
+pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// A run's standard output, as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// A run's standard error, as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
 /// The repository's own `datasets/` folder.
 pub fn repo_datasets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets")
