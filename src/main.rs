@@ -7,15 +7,19 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// Checks standard output and standard error before the Rust runtime starts: it opens
-/// `/dev/null` on a closed one, so that `puzzlebench … >&-` would lose every row and
-/// exit 0, and `2>&-` would lose the summary.
+/// Checks standard input, output and error before the Rust runtime starts: it opens
+/// `/dev/null` on a closed one, so that `puzzlebench … <&-` would read an empty input and
+/// exit 0, `>&-` would lose every row, and `2>&-` would lose the summary.
 #[cfg(target_os = "linux")]
 #[used]
 #[link_section = ".init_array"]
 static CHECK_STDOUT_AT_START: extern "C" fn() = {
     extern "C" fn check() {
         // SAFETY: F_GETFD only reads the descriptor's flags.
+        if unsafe { libc::fcntl(libc::STDIN_FILENO, libc::F_GETFD) } == -1 {
+            puzzlebench::batch::stdin_was_closed();
+        }
+        // SAFETY: as above.
         if unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1 {
             puzzlebench::report::stdout_was_closed();
         }

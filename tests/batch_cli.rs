@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{repo_datasets, run};
+use common::{repo_datasets, run, run_with_stdin, stderr, write};
 
 #[test]
 fn an_output_naming_an_input_is_refused_and_the_input_kept() {
@@ -38,6 +38,190 @@ fn an_output_naming_an_input_is_refused_and_the_input_kept() {
     assert!(std::fs::read_to_string(&other)
         .unwrap()
         .starts_with("line,status"));
+}
+
+/// Runs `puzzlebench ARGS REDIRECTIONS` through the shell, in `dir`.
+fn shell_in(dir: &std::path::Path, args: &str, redirections: &str) -> std::process::Output {
+    let command = format!(
+        "{} {args} {redirections}",
+        env!("CARGO_BIN_EXE_puzzlebench")
+    );
+    std::process::Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn standard_input_or_output_on_an_input_file_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        repo_datasets().join("sudoku/mixed.txt"),
+        dir.path().join("p.txt"),
+    )
+    .unwrap();
+    std::fs::copy(
+        repo_datasets().join("connect4/games-1k.txt"),
+        dir.path().join("g.txt"),
+    )
+    .unwrap();
+    let original = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    let (puzzles, games) = (original("p.txt"), original("g.txt"));
+    for (args, redirections, input, message) in [
+        (
+            "sudoku solve -o p.txt",
+            "< p.txt",
+            "p.txt",
+            "the output p.txt is the input standard input (-)",
+        ),
+        (
+            "connect4 validate -o g.txt -",
+            "< g.txt",
+            "g.txt",
+            "the output g.txt is the input standard input (-)",
+        ),
+        (
+            "sudoku solve p.txt",
+            ">> p.txt",
+            "p.txt",
+            "the output standard output is the input p.txt",
+        ),
+        (
+            "sudoku show",
+            "< p.txt >> p.txt",
+            "p.txt",
+            "the output standard output is the input standard input (-)",
+        ),
+    ] {
+        let out = shell_in(dir.path(), args, redirections);
+        assert_eq!(out.status.code(), Some(2), "{args} {redirections}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(message), "{args} {redirections}: {stderr}");
+        let kept = if input == "p.txt" { &puzzles } else { &games };
+        assert_eq!(&original(input), kept, "{args} {redirections}");
+    }
+    // Standard input from a file and rows to another file, or a pipe, still run.
+    let out = shell_in(dir.path(), "sudoku solve -o rows.csv", "< p.txt");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("rows.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        9
+    );
+    let out = shell_in(dir.path(), "sudoku solve", "< p.txt | cat");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 9);
+}
+
+#[test]
+fn a_closed_standard_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in ["sudoku solve", "connect4 validate -", "sudoku show"] {
+        let out = shell_in(dir.path(), args, "<&-");
+        assert_eq!(out.status.code(), Some(2), "{args}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("standard input is closed"),
+            "{args}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_report_folder_that_would_overwrite_the_results_or_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("rep");
+    std::fs::create_dir(&report).unwrap();
+    let input = report.join("summary.md");
+    std::fs::copy(repo_datasets().join("sudoku/mixed.txt"), &input).unwrap();
+    let original = std::fs::read(&input).unwrap();
+    let (input, report_name) = (input.to_str().unwrap(), report.to_str().unwrap());
+    let out = run(&[
+        "sudoku",
+        "solve",
+        input,
+        "--report",
+        report_name,
+        "-o",
+        "/dev/null",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "would overwrite the input {input} with its summary.md"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(input).unwrap(), original);
+    // The results file in the folder under a report's name, not there yet.
+    let rows = report.join("summary.csv");
+    let puzzles = repo_datasets().join("sudoku/mixed.txt");
+    let out = run(&[
+        "sudoku",
+        "solve",
+        puzzles.to_str().unwrap(),
+        "--report",
+        report_name,
+        "-o",
+        rows.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("would overwrite the results file"),
+        "{stderr}"
+    );
+    assert!(!rows.exists());
+    // Another name in the same folder is fine.
+    let rows = report.join("rows.csv");
+    let out = run(&[
+        "sudoku",
+        "solve",
+        puzzles.to_str().unwrap(),
+        "--report",
+        report_name,
+        "-o",
+        rows.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&rows).unwrap().lines().count(), 9);
+    assert!(report.join("summary.json").exists());
+}
+
+#[test]
+fn a_connect4_book_is_neither_the_output_nor_the_game_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    std::fs::copy(repo_datasets().join("connect4/7x6-depth8-weak.book"), &book).unwrap();
+    let original = std::fs::read(&book).unwrap();
+    let positions = write(dir.path(), "p.txt", "4455\n");
+    let book_name = book.to_str().unwrap();
+    let out = run(&[
+        "connect4",
+        "solve",
+        "--weak",
+        "--book",
+        book_name,
+        "-o",
+        book_name,
+        positions.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("writing it would destroy the book"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run_with_stdin(
+        &["connect4", "play", "--book", book_name, "--log", book_name],
+        b"4\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is the book"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&book).unwrap(), original);
 }
 
 /// `text` gzipped, then cut short: the last of it cannot be decompressed.

@@ -28,10 +28,13 @@ fn a_file_refused_by_resume_keeps_its_last_line() {
         assert!(result.is_err(), "{format:?} {bytes:?} was accepted");
         assert_eq!(after, bytes, "{format:?}: a refused file was changed");
     }
-    // A file accepted is still cut after its last whole line.
-    let (result, after) = resume_bytes(b"line,status\n1,ok\n2,o", OutputFormat::Csv);
-    assert_eq!(result, Ok(()));
-    assert_eq!(after, b"line,status\n1,ok\n");
+    // A file accepted is cut after its last whole line when the first new row comes.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows");
+    std::fs::write(&path, b"line,status\n1,ok\n2,o").unwrap();
+    let mut resumed = resume_output(&path, OutputFormat::Csv, true).unwrap();
+    std::io::Write::write_all(&mut resumed.file, b"2,ok\n").unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b"line,status\n1,ok\n2,ok\n");
 }
 
 /// The error of a Sudoku CSV record whose puzzle and solution columns have names of 500
@@ -224,10 +227,12 @@ fn a_bare_cr_does_not_end_a_row_of_a_results_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rows");
     std::fs::write(&path, b"line,status\r\n1,ok\r\n2,o").unwrap();
-    let point = resume_output(&path, OutputFormat::Csv, true)
-        .unwrap()
-        .point
-        .unwrap();
+    let mut resumed = resume_output(&path, OutputFormat::Csv, true).unwrap();
+    let point = resumed.point.take().unwrap();
     assert_eq!((point.rows, point.last_line), (1, 1));
-    assert_eq!(std::fs::read(&path).unwrap(), b"line,status\r\n1,ok\r\n");
+    std::io::Write::write_all(&mut resumed.file, b"2,ok\r\n").unwrap();
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        b"line,status\r\n1,ok\r\n2,ok\r\n"
+    );
 }

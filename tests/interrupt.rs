@@ -305,3 +305,37 @@ fn an_idle_pipe_gets_its_rows_and_the_first_sigint_ends_the_run() {
     }
     drop(stdin);
 }
+
+#[test]
+fn sigint_ends_sudoku_show_after_its_last_whole_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = long_input(dir.path());
+    let output = dir.path().join("grids.txt");
+    let child = puzzlebench()
+        .args(["sudoku", "show", "--solve"])
+        .arg(&input)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&output).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Each grid takes 13 lines: its title, 11 lines of grid, a blank one.
+    wait_for_rows(&output, 13 * 50);
+    signal(&child, "INT");
+    let status = child.wait_with_output().unwrap().status;
+    assert_eq!(status.code(), Some(130));
+    let text = std::fs::read_to_string(&output).unwrap();
+    let blocks: Vec<&str> = text.split_terminator("\n\n").collect();
+    assert!(
+        blocks.len() >= 50 && blocks.len() < 400_000,
+        "{} grids",
+        blocks.len()
+    );
+    assert!(text.ends_with("\n\n"), "the last grid is whole");
+    assert!(
+        blocks
+            .iter()
+            .all(|block| block.lines().count() == blocks[0].lines().count()),
+        "every grid has the same lines"
+    );
+}

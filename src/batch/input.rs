@@ -36,6 +36,46 @@ pub(crate) type CutInput = (ChunkCutter, Option<Vec<String>>);
 /// An input's bytes (decompressed), and their number when known.
 type Source = (Box<dyn Read + Send>, Option<u64>);
 
+/// Whether the process started with standard input closed (see [`stdin_was_closed`]).
+static STDIN_WAS_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Records that the process started with standard input closed (`<&-`). The Rust runtime
+/// opens `/dev/null` on it before `main`, where it would read as an empty input, so the
+/// program checks before that and says so here.
+pub fn stdin_was_closed() {
+    STDIN_WAS_CLOSED.store(true, Ordering::Relaxed);
+}
+
+/// Whether the paths `a` and `b` name the same file: the same file on disk when both
+/// exist (whatever the spelling, links included), else the same name in the same folder.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        return x.dev() == y.dev() && x.ino() == y.ino();
+    }
+    match (resolved(a), resolved(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// `path` with its folder made absolute and free of links (`None` when the folder does
+/// not exist or the path has no file name).
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?;
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    Some(folder.canonicalize().ok()?.join(name))
+}
+
+/// The metadata of the file an open descriptor refers to, if it can be read.
+fn descriptor_metadata(fd: std::os::fd::BorrowedFd<'_>) -> Option<std::fs::Metadata> {
+    let file = File::from(fd.try_clone_to_owned().ok()?);
+    file.metadata().ok()
+}
+
 /// The first bytes of a gzip stream.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
@@ -95,6 +135,9 @@ impl InputSpec {
         if names.iter().filter(|&&n| n == "-").count() > 1 {
             return Err(BatchError::StdinTwice);
         }
+        if names.contains(&"-") && STDIN_WAS_CLOSED.load(Ordering::Relaxed) {
+            return Err(BatchError::StdinClosed);
+        }
         names
             .into_iter()
             .map(|name| {
@@ -118,23 +161,49 @@ impl InputSpec {
             .collect()
     }
 
-    /// Refuses `output` when it is one of `inputs` — by the same path, another path or a
-    /// hard link — before it is opened for writing, which would empty the input.
+    /// Refuses `output` when it is one of `inputs` — by the same path, another path, a
+    /// hard link, or standard input redirected from it — before it is opened for writing,
+    /// which would empty the input.
     pub fn check_output(output: &Path, inputs: &[InputSpec]) -> Result<(), BatchError> {
-        use std::os::unix::fs::MetadataExt;
         // An output that does not exist yet cannot be an input.
         let Ok(out) = std::fs::metadata(output) else {
             return Ok(());
         };
+        Self::check_written(&out, &output.display().to_string(), inputs)
+    }
+
+    /// Refuses standard output when it is a file that is one of `inputs` (`… FILE >> FILE`,
+    /// or `… < FILE >> FILE`): the run would read its own rows back as records.
+    pub fn check_standard_output(inputs: &[InputSpec]) -> Result<(), BatchError> {
+        match descriptor_metadata(io::stdout().as_fd()) {
+            Some(out) if out.is_file() => Self::check_written(&out, "standard output", inputs),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses the file `out` (named `name` in the message) when it is one of `inputs`.
+    fn check_written(
+        out: &std::fs::Metadata,
+        name: &str,
+        inputs: &[InputSpec],
+    ) -> Result<(), BatchError> {
+        use std::os::unix::fs::MetadataExt;
         for input in inputs {
-            let Some(path) = &input.path else { continue };
-            let Ok(meta) = std::fs::metadata(path) else {
-                continue;
+            let meta = match &input.path {
+                Some(path) => std::fs::metadata(path).ok(),
+                // Standard input counts only when it is a file: a terminal or a pipe may
+                // well be standard output too, and is not emptied by writing.
+                None => descriptor_metadata(io::stdin().as_fd()).filter(|meta| meta.is_file()),
             };
+            let Some(meta) = meta else { continue };
             if meta.dev() == out.dev() && meta.ino() == out.ino() {
+                let input = match &input.path {
+                    Some(_) => input.display_name(),
+                    None => "standard input (-)".to_string(),
+                };
                 return Err(BatchError::OutputIsInput {
-                    output: output.display().to_string(),
-                    input: input.display_name(),
+                    output: name.to_string(),
+                    input,
                 });
             }
         }

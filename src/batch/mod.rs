@@ -23,7 +23,9 @@ mod stats;
 pub(crate) use boundary::{lines as physical_lines, text_lines, without_line_ending};
 pub use cell::{push_csv_field, push_micros, push_number, push_one_decimal, push_short, Cell};
 pub(crate) use cutter::without_byte_order_mark;
-pub use input::{Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES};
+pub use input::{
+    same_file, stdin_was_closed, Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES,
+};
 pub use interrupt::Interruption;
 pub use progress::{NoProgress, Progress, TerminalProgress};
 pub use recycled::Recycled;
@@ -408,6 +410,9 @@ pub enum BatchError {
     /// Standard input was named more than once.
     #[error("standard input (-) can be named only once")]
     StdinTwice,
+    /// Standard input was named (or no file was), but it is closed.
+    #[error("standard input is closed: name a FILE or open it")]
+    StdinClosed,
     /// The results could not be written.
     #[error("cannot write results: {0}")]
     Output(#[source] std::io::Error),

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
-use puzzlebench::batch::{InputFormat, InputSpec};
+use puzzlebench::batch::{self, InputFormat, InputSpec};
 use puzzlebench::connect4::generate::GameBatch;
 use puzzlebench::connect4::play::{play, GameEnd, GameLogFile};
 use puzzlebench::connect4::solve::{BookOptions, BuildProgress};
@@ -90,6 +90,15 @@ pub(super) struct Connect4SolveArgs {
 }
 
 pub(super) fn solve_connect4(args: Connect4SolveArgs) -> Result<ExitCode> {
+    if let (Some(book), Some(output)) = (&args.options.book, &args.run.output) {
+        if batch::same_file(book, output) {
+            anyhow::bail!(
+                "the output {} is the book {}: writing it would destroy the book; name another output file",
+                output.display(),
+                book.display()
+            );
+        }
+    }
     let job = args.options.job()?;
     let inputs = InputSpec::for_names(&args.run.files, None)?;
     run_job(&job, "connect4 solve", &inputs, &args.run)
@@ -113,6 +122,15 @@ pub(super) fn book_connect4(args: Connect4BookArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn play_connect4(options: PlayOptions) -> Result<ExitCode> {
+    if let (Some(log), Some(book)) = (&options.log, &options.book) {
+        if batch::same_file(log, book) {
+            anyhow::bail!(
+                "--log {} is the book {}: the game would be written into the book; name another log file",
+                log.display(),
+                book.display()
+            );
+        }
+    }
     let (game, book) = options.game()?;
     let mut log = options.log.as_deref().map(GameLogFile::open).transpose()?;
     let (mut input, mut out) = (io::stdin().lock(), report::standard_output()?.lock());

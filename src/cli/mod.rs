@@ -223,6 +223,7 @@ fn run_job<J: Job>(
     if let Some(dir) = &args.report {
         report::create_folder(dir)
             .with_context(|| format!("cannot write the report into {}", dir.display()))?;
+        report::check_report_folder(dir, output, inputs)?;
     }
     let (mut sink, resume) = report::open_rows(output, args.resume, header, format, inputs)?;
     let interactive = !args.filter && (args.progress || io::stderr().is_terminal());

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 
-use puzzlebench::batch::{self, InputFormat, InputSpec, NoProgress, RunOptions};
+use puzzlebench::batch::{self, InputFormat, InputSpec, Interruption, NoProgress, RunOptions};
 use puzzlebench::report;
 use puzzlebench::sudoku::display::BlockWriter;
 use puzzlebench::sudoku::generate::{
@@ -121,12 +121,18 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
         column: args.puzzle.column,
         solve_with: args.solve.then_some(Algorithm::Fast),
     };
-    let mut sink = BlockWriter::new(io::BufWriter::new(report::standard_output()?));
+    let mut sink = BlockWriter::new(io::BufWriter::new(report::open_output(None, &inputs)?));
+    // Ctrl-C ends the run after the last whole grid, as it does the batch commands.
+    let interruption = Interruption::install().context("cannot install the signal handlers")?;
     let options = RunOptions {
         threads: 1,
+        stop: Some(interruption.flag()),
         ..RunOptions::default()
     };
     let stats = batch::run(&job, &inputs, &mut sink, &NoProgress, &options)?;
+    if stats.interrupted {
+        return Ok(ExitCode::from(interruption.exit_code()));
+    }
     Ok(exit_code(stats.failed))
 }
 

@@ -16,7 +16,7 @@ pub use merge::{
     check_merge_output, histogram_bytes, merge, write_merged, HistogramDamage, HostEnv, MergeError,
     Merged, MergedEnv, HISTOGRAM_FILE,
 };
-pub use resume::{resume_output, ResumeError, Resumed};
+pub use resume::{resume_output, ResumeError, Resumed, ResumedFile};
 pub use rows::{
     continuing_row_writer, row_writer, CsvFormat, CsvRows, JsonlFormat, JsonlRows, OutputFormat,
 };
@@ -24,6 +24,46 @@ pub use run_page::run_page;
 pub use summary::{LatencyBand, SlowestRecord, Summary};
 
 use std::path::Path;
+
+/// The files a run's report folder holds ([`write_report`]).
+pub const REPORT_FILES: [&str; 6] = [
+    "summary.json",
+    "summary.csv",
+    "summary.md",
+    HISTOGRAM_FILE,
+    "env.json",
+    "report.html",
+];
+
+/// Refuses a report folder `dir` whose files would overwrite the results file `output`
+/// or one of `inputs` (checked before the run, once the folder exists).
+pub fn check_report_folder(
+    dir: &Path,
+    output: Option<&Path>,
+    inputs: &[crate::batch::InputSpec],
+) -> Result<(), OutputError> {
+    let named = inputs
+        .iter()
+        .filter_map(|input| input.path.as_deref().map(|path| (path, "the input")));
+    for (path, what) in output
+        .map(|path| (path, "the results file"))
+        .into_iter()
+        .chain(named)
+    {
+        if let Some(name) = REPORT_FILES
+            .iter()
+            .find(|name| crate::batch::same_file(&dir.join(name), path))
+        {
+            return Err(OutputError::ReportOverwrites {
+                folder: dir.to_path_buf(),
+                name,
+                what,
+                path: path.to_path_buf(),
+            });
+        }
+    }
+    Ok(())
+}
 
 /// Writes `summary.json`, `summary.csv`, `summary.md`, the latency histogram
 /// ([`HISTOGRAM_FILE`], for `report merge`), `env.json` and `report.html` into `dir`,
@@ -52,7 +92,9 @@ pub fn open_output(
     inputs: &[crate::batch::InputSpec],
 ) -> Result<Box<dyn std::io::Write + Send>, OutputError> {
     let Some(path) = path else {
-        return Ok(Box::new(standard_output()?));
+        let out = standard_output()?;
+        crate::batch::InputSpec::check_standard_output(inputs)?;
+        return Ok(Box::new(out));
     };
     crate::batch::InputSpec::check_output(path, inputs)?;
     let file = std::fs::File::create(path).map_err(|source| OutputError::Create {
@@ -162,6 +204,18 @@ pub enum OutputError {
     /// It is one of the inputs.
     #[error(transparent)]
     Input(#[from] crate::batch::BatchError),
+    /// The report folder would overwrite the results file or an input.
+    #[error("the report folder {} would overwrite {what} {} with its {name}: name another folder or file", folder.display(), path.display())]
+    ReportOverwrites {
+        /// The report folder.
+        folder: std::path::PathBuf,
+        /// The report's file that would overwrite it.
+        name: &'static str,
+        /// What it is: the results file, or an input.
+        what: &'static str,
+        /// The file as the user named it.
+        path: std::path::PathBuf,
+    },
     /// It cannot be created.
     #[error("cannot create output file {}", path.display())]
     Create {

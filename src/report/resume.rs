@@ -13,11 +13,36 @@ use crate::batch::{Excerpt, ResumePoint};
 /// A results file opened to go on with.
 #[derive(Debug)]
 pub struct Resumed {
-    /// The file, cut after its last whole row, positioned at its end.
-    pub file: File,
+    /// The file, to be cut after its last whole row when the first new bytes come.
+    pub file: ResumedFile,
     /// Where the earlier run stopped; `None` when the file is empty (its columns are
     /// not known).
     pub point: Option<ResumePoint>,
+}
+
+/// A results file to go on with. Its torn last line is cut off only when the first new
+/// bytes are written: a run refused before it writes a row (its rows do not match the
+/// inputs) leaves the file as it was.
+#[derive(Debug)]
+pub struct ResumedFile {
+    file: File,
+    /// The length to cut the file to before the first write; `None` once cut.
+    cut_at: Option<u64>,
+}
+
+impl io::Write for ResumedFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if let Some(length) = self.cut_at {
+            self.file.set_len(length)?;
+            self.file.seek(SeekFrom::End(0))?;
+            self.cut_at = None;
+        }
+        self.file.write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
 }
 
 /// Why a results file cannot be resumed.
@@ -42,9 +67,9 @@ pub enum ResumeError {
 }
 
 /// Opens the results file at `path`, written in `format` by an interrupted run, to append
-/// the rows still missing: a torn last line is cut off, and the file's columns and last
-/// row say where the run stopped. A missing file is an error: `--resume` continues a run;
-/// a file that is not a results file is refused unchanged.
+/// the rows still missing: a torn last line is cut off before the first new row, and the
+/// file's columns and last row say where the run stopped. A missing file is an error:
+/// `--resume` continues a run; a file that is not a results file is refused unchanged.
 ///
 /// A CSV file written without a header (`header` false, `--no-header`) gives a point
 /// without columns ([`ResumePoint::headerless`]): the run checks its rows against its own.
@@ -76,9 +101,13 @@ pub fn resume_output(
         path: path.to_path_buf(),
         why,
     })?;
-    file.set_len(whole).map_err(io_error)?;
-    file.seek(SeekFrom::End(0)).map_err(io_error)?;
-    Ok(Resumed { file, point })
+    Ok(Resumed {
+        file: ResumedFile {
+            file,
+            cut_at: Some(whole),
+        },
+        point,
+    })
 }
 
 /// The length of `file` up to the end of its last line ending (what follows it is a row
@@ -232,7 +261,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("rows");
         std::fs::write(&path, "1,ok,\n3,ok,\"a, b\"\n5,o").unwrap();
-        let resumed = resume_output(&path, OutputFormat::Csv, false).unwrap();
+        let mut resumed = resume_output(&path, OutputFormat::Csv, false).unwrap();
         assert_eq!(
             resumed.point,
             Some(ResumePoint::headerless(
@@ -240,7 +269,13 @@ mod tests {
                 ["3", "ok", "a, b"].map(String::from).to_vec()
             ))
         );
-        assert_eq!(std::fs::read(&path).unwrap(), b"1,ok,\n3,ok,\"a, b\"\n");
+        // The torn row stays until the first new row replaces it.
+        assert_eq!(std::fs::read(&path).unwrap(), b"1,ok,\n3,ok,\"a, b\"\n5,o");
+        resumed.file.write_all(b"5,ok,\n").unwrap();
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            b"1,ok,\n3,ok,\"a, b\"\n5,ok,\n"
+        );
         // Read as if it had a header, it is refused, with a hint.
         std::fs::write(&path, "1,ok,\n3,ok,\n").unwrap();
         let error = resume_output(&path, OutputFormat::Csv, true).unwrap_err();

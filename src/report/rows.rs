@@ -40,6 +40,15 @@ pub fn continuing_row_writer(
     }
 }
 
+/// Flushes the rows, then writes nothing to the file once more: a resumed results file
+/// ([`ResumedFile`](super::ResumedFile)) cuts its torn last line at its first write, and
+/// this one reaches it even when the run had no row left to add.
+fn finish_rows<W: Write>(out: &mut io::BufWriter<W>) -> io::Result<()> {
+    out.flush()?;
+    let _nothing = out.get_mut().write(&[])?;
+    Ok(())
+}
+
 /// Formats rows as CSV lines (quoting only fields that need it, `\n` line ends), as the
 /// `csv` crate writes them with its default settings.
 #[derive(Debug, Clone, Copy, Default)]
@@ -126,7 +135,7 @@ impl<W: Write> RowSink for CsvRows<W> {
     }
 
     fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        finish_rows(&mut self.out)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -220,7 +229,7 @@ impl<W: Write> RowSink for JsonlRows<W> {
     }
 
     fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        finish_rows(&mut self.out)
     }
 
     fn flush(&mut self) -> io::Result<()> {
