@@ -148,3 +148,47 @@ fn generators_say_what_they_cannot_write_and_where() {
         }
     }
 }
+
+#[test]
+fn a_book_is_not_built_into_a_device() {
+    for device in ["/dev/full", "/dev/null"] {
+        let args = format!("connect4 book --width 4 --height 4 --depth 6 -o {device}");
+        let out = shell(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "cannot write the book to {device}: it is not a regular file"
+            )),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_full_results_file_is_named_and_an_unwritable_report_folder_refused_before_the_run() {
+    let args = format!("sudoku solve {} -o /dev/full", sudoku_file());
+    let out = shell(&args, "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        "puzzlebench: cannot write the results to /dev/full: No space left on device (os error 28)"
+    );
+    // A folder that exists but takes no file: refused before any record is read.
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("rows.csv");
+    let args = format!(
+        "sudoku solve {} -o {} --report /proc/self",
+        sudoku_file(),
+        rows.display()
+    );
+    let out = shell(&args, "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot write the report into /proc/self"),
+        "{stderr}"
+    );
+    assert!(!rows.exists(), "the run did not start");
+}

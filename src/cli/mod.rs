@@ -241,7 +241,16 @@ fn run_job<J: Job>(
         shard: args.shard,
         ..RunOptions::default()
     };
-    let stats = batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options)?;
+    let stats =
+        batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options).map_err(|error| {
+            match error {
+                batch::BatchError::Output(source) => anyhow::Error::new(source).context(format!(
+                    "cannot write the results to {}",
+                    output_name(args.output.as_ref())
+                )),
+                other => other.into(),
+            }
+        })?;
     let names = inputs.iter().map(InputSpec::display_name).collect();
     let mut settings = job.settings();
     settings.extend(options.budget.settings());

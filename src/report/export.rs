@@ -36,7 +36,16 @@ pub fn create_folder(dir: &Path) -> Result<(), ExportError> {
     if dir.exists() && !dir.is_dir() {
         return Err(error(std::io::Error::other("it is a file, not a folder")));
     }
-    fs::create_dir_all(dir).map_err(error)
+    fs::create_dir_all(dir).map_err(error)?;
+    // An existing folder may still refuse new files (`/proc/self`, no write permission):
+    // found now by a file made and removed, rather than after a long run.
+    let probe = dir.join(format!(".puzzlebench-probe-{}", std::process::id()));
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(error)?;
+    fs::remove_file(&probe).map_err(error)
 }
 
 /// `value` as pretty-printed JSON.

@@ -148,6 +148,16 @@ fn scan_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
     if columns.len() <= 1 && columns.iter().all(String::is_empty) {
         return Ok(None);
     }
+    // A JSON Lines results file read as CSV: its first line is an object.
+    if columns
+        .first()
+        .is_some_and(|first| first.starts_with("{\""))
+    {
+        return Err(
+            "its rows are JSON Lines, not CSV (a file written with --output-format jsonl needs it again)"
+                .into(),
+        );
+    }
     let (rows, last_row) = count_rows(&mut reader)?;
     let headed = columns.iter().any(|c| c == "line");
     ResumePoint::after(columns, rows, last_row)
@@ -326,6 +336,20 @@ mod tests {
         assert_eq!(point.columns, ["line", "status"]);
         assert_eq!(point.last_line, 4);
         assert!(after.ends_with("\"ok\"}\nNEXT\n"));
+    }
+
+    #[test]
+    fn json_lines_read_as_csv_are_refused_with_the_option_they_need() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rows");
+        let text = "{\"line\":1,\"status\":\"ok\",\"error\":\"a, b\"}\n";
+        std::fs::write(&path, text).unwrap();
+        let error = resume_output(&path, OutputFormat::Csv, true).unwrap_err();
+        assert!(
+            error.to_string().contains("--output-format jsonl"),
+            "{error}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 
     #[test]

@@ -91,6 +91,9 @@ pub enum BookBuildError {
     /// The output names a folder.
     #[error("cannot write the book to {}: it is a directory", .0.display())]
     OutputIsFolder(PathBuf),
+    /// The output is a device, a pipe or a socket, not a file.
+    #[error("cannot write the book to {}: it is not a regular file (the book and its checkpoint are files)", .0.display())]
+    OutputNotFile(PathBuf),
     /// The output's folder does not exist.
     #[error("cannot write the book to {}: there is no folder {}", output.display(), folder.display())]
     NoFolder {
@@ -139,6 +142,11 @@ impl BookBuilder {
         }
         if self.output.is_dir() {
             return Err(BookBuildError::OutputIsFolder(self.output.clone()));
+        }
+        // A device or pipe cannot take the book: its checkpoint would be a file beside it
+        // (`/dev/full.partial`), and a build of hours would end in a write that fails.
+        if std::fs::metadata(&self.output).is_ok_and(|meta| !meta.is_file()) {
+            return Err(BookBuildError::OutputNotFile(self.output.clone()));
         }
         let folder = match self.output.parent() {
             Some(folder) if !folder.as_os_str().is_empty() => folder,
