@@ -237,6 +237,37 @@ fn merge_refuses_shards_that_do_not_make_one_run() {
         "{partial}"
     );
     run_ok(&["report", "merge", "-q", "-o", out, &two, &one], 0);
+    // The report of a resumed shard counts only the records after the rows it found.
+    let rows = dir.path().join("rows1.csv");
+    let resumed = dir.path().join("resumed");
+    let shard = |extra: &[&str]| {
+        let mut args = vec!["connect4", "validate", "-q", input, "--shard", "1/2", "-o"];
+        args.push(rows.to_str().unwrap());
+        args.extend(["--report", resumed.to_str().unwrap()]);
+        args.extend(extra);
+        // Some of the games are invalid: exit code 1.
+        assert_eq!(run(&args).status.code(), Some(1), "{args:?}");
+    };
+    shard(&[]);
+    let text = fs::read_to_string(&rows).unwrap();
+    let kept: String = text
+        .lines()
+        .take(201)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    fs::write(&rows, kept).unwrap();
+    shard(&["--resume"]);
+    assert_eq!(fs::read_to_string(&rows).unwrap().lines().count(), 501);
+    let summary = common::summary_json(&resumed);
+    assert_eq!(summary["resumed_rows"], 200);
+    assert_eq!(summary["records"], 300);
+    let refused = merge(&[resumed.to_str().unwrap(), &two]);
+    assert!(
+        refused.contains(
+            "is the report of a resumed run, which counted only the records after the 200 rows"
+        ),
+        "{refused}"
+    );
 }
 
 #[test]

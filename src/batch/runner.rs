@@ -772,6 +772,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
         }
         sink.finish().map_err(BatchError::Output)?;
         self.stats.interrupted = reading.stopped || cut_short;
+        self.stats.resumed_rows = resume.as_ref().map_or(0, |resume| resume.rows);
         self.stats.wall = started.elapsed();
         self.stats.cpu = process_cpu_time().saturating_sub(cpu_started);
         Ok(self.stats)

@@ -31,6 +31,9 @@ pub struct RunStats {
     ///
     /// [`RunOptions::stop`]: super::RunOptions::stop
     pub interrupted: bool,
+    /// Rows that were already in the results file of a resumed run (`--resume`): their
+    /// records were not processed again, and are not counted in these figures.
+    pub resumed_rows: u64,
     /// The shard of the records processed, if not all of them.
     pub shard: Option<super::Shard>,
     /// The slowest records, slowest first: at most [`SLOWEST_KEPT`].
@@ -95,6 +98,7 @@ impl RunStats {
             threads,
             latency_ns: latency_histogram(),
             interrupted: false,
+            resumed_rows: 0,
             shard: None,
             slowest: Vec::new(),
         }

@@ -29,6 +29,20 @@ pub enum MergeError {
     /// No folder was given.
     #[error("no report folders to merge")]
     Nothing,
+    /// A folder's run was resumed: the records of the rows already in its results file
+    /// are not counted.
+    #[error(
+        "{} is the report of a resumed run, which counted only the records after the {rows} rows \
+         already in its results file: run the shard again without --resume and --report, \
+         or merge the results files themselves",
+        dir.display()
+    )]
+    Resumed {
+        /// The folder.
+        dir: PathBuf,
+        /// The rows its run found in the results file.
+        rows: u64,
+    },
     /// A folder's run was interrupted: its records are not all counted.
     #[error(
         "{} is the report of an interrupted run, which did not count all its records: \
@@ -285,6 +299,12 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, MergeError> {
     if let Some(part) = parts.iter().find(|part| part.summary.interrupted) {
         return Err(MergeError::Interrupted {
             dir: part.dir.clone(),
+        });
+    }
+    if let Some(part) = parts.iter().find(|part| part.summary.resumed_rows > 0) {
+        return Err(MergeError::Resumed {
+            dir: part.dir.clone(),
+            rows: part.summary.resumed_rows,
         });
     }
     for part in &parts[1..] {

@@ -48,6 +48,10 @@ pub struct Summary {
     /// not read. Left out when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+    /// Rows already in the results file of a resumed run (`--resume`), whose records
+    /// these figures do not count. Left out when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub resumed_rows: u64,
     /// Every record's latency in nanoseconds, kept so that summaries merge exactly: the
     /// report writes it to `latency.hdr`.
     #[serde(skip, default = "latency_histogram")]
@@ -157,6 +161,7 @@ impl Summary {
                 max: round(stats.latency().max, 2),
             },
             interrupted: stats.interrupted,
+            resumed_rows: stats.resumed_rows,
             latency_ns: stats.latency_ns.clone(),
             slowest: stats
                 .slowest
@@ -191,6 +196,9 @@ impl Summary {
         out.push(("started".into(), self.started.clone()));
         if self.interrupted {
             out.push(("interrupted".into(), "true".into()));
+        }
+        if self.resumed_rows > 0 {
+            out.push(("resumed_rows".into(), self.resumed_rows.to_string()));
         }
         out.push(("records".into(), self.records.to_string()));
         out.push(("failed".into(), self.failed.to_string()));
@@ -268,6 +276,12 @@ impl Summary {
                 self.records
             ));
         }
+        if self.resumed_rows > 0 {
+            text.push_str(&format!(
+                "resumed: {} rows were already in the results file; these figures count the records after them\n",
+                self.resumed_rows
+            ));
+        }
         text += &format!(
             "{} records in {:.3} s ({:.0} records/s, {} threads): {}\n",
             self.records,
@@ -315,4 +329,9 @@ fn json_text(value: &Json) -> String {
 fn round(x: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (x * scale).round() / scale
+}
+
+/// Whether a count is zero (left out of `summary.json`).
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
