@@ -786,3 +786,174 @@ fn gate_percentages_are_checked_before_any_work() {
     // Nothing was run: no report folder was made.
     assert!(!reports.exists());
 }
+
+/// A folder with `s50.txt`, the first 50 Sudokus of a generated file, under `ds/sudoku/`.
+fn fifty_sudokus(dir: &Path) {
+    let sudoku = dir.join("ds/sudoku");
+    fs::create_dir_all(&sudoku).unwrap();
+    let generated = dir.join("gen.txt");
+    let made = run(&[
+        "sudoku",
+        "generate",
+        "--count",
+        "50",
+        "--seed",
+        "7",
+        "-o",
+        generated.to_str().unwrap(),
+    ]);
+    assert_eq!(made.status.code(), Some(0));
+    fs::rename(&generated, sudoku.join("s50.txt")).unwrap();
+}
+
+#[test]
+fn thread_counts_above_1024_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    fifty_sudokus(dir.path());
+    for threads in ["99999999999", "10000000", "1025", "1,2000"] {
+        let started = std::time::Instant::now();
+        let output = common::puzzlebench()
+            .current_dir(dir.path())
+            .args([
+                "bench",
+                "--quick",
+                "-q",
+                "--datasets",
+                "ds",
+                "--algos",
+                "fast",
+            ])
+            .args(["--threads", threads])
+            .output()
+            .unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+        assert_eq!(output.status.code(), Some(2), "--threads {threads}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("a number of threads from 1 to 1024"),
+            "--threads {threads}: {stderr}"
+        );
+    }
+    // Nothing was run: no report folder was made.
+    assert!(!dir.path().join("reports").exists());
+}
+
+#[test]
+fn a_file_shorter_than_max_records_is_not_called_its_first_records() {
+    let dir = tempfile::tempdir().unwrap();
+    fifty_sudokus(dir.path());
+    let output = common::puzzlebench()
+        .current_dir(dir.path())
+        .args([
+            "bench",
+            "--quick",
+            "-q",
+            "--datasets",
+            "ds",
+            "--algos",
+            "backtrack",
+        ])
+        .args(["--threads", "1"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{table}");
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("s50.txt (50 records) ")),
+        "{table}"
+    );
+    assert!(!table.contains("first 600"), "{table}");
+}
+
+#[test]
+fn compare_draws_huge_rates_and_refuses_negative_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    fifty_sudokus(dir.path());
+    let reports = dir.path().join("reports");
+    let output = common::puzzlebench()
+        .current_dir(dir.path())
+        .args([
+            "bench",
+            "--quick",
+            "-q",
+            "--datasets",
+            "ds",
+            "--algos",
+            "fast",
+        ])
+        .args(["--threads", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let old = report_dir(&reports);
+    let new = dir.path().join("new");
+    fs::create_dir(&new).unwrap();
+    for entry in fs::read_dir(&old).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, new.join(path.file_name().unwrap())).unwrap();
+    }
+    let summary = new.join("summary.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&summary).unwrap()).unwrap();
+    for rate in [1e150, 1e200, 1e308, 1e-300, -1.0] {
+        json["samples"][0]["records_per_s"] = serde_json::json!([rate]);
+        fs::write(&summary, json.to_string()).unwrap();
+        // A comparison that loops is stopped and fails the test.
+        let mut child = common::puzzlebench()
+            .args([
+                "bench",
+                "compare",
+                old.to_str().unwrap(),
+                new.to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(30) {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("bench compare with a rate of {rate} did not end within 30 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().unwrap();
+        let (code, stdout) = (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout),
+        );
+        if rate < 0.0 {
+            assert_eq!(code, Some(2), "{rate}: {stdout}");
+        } else {
+            assert_eq!(code, Some(0), "{rate}: {stdout}");
+            assert!(
+                stdout.contains("1 measurements compared"),
+                "{rate}: {stdout}"
+            );
+            let svg = fs::read_to_string(new.join("comparison.svg")).unwrap();
+            assert!(svg.contains("s50.txt · fast · 1"), "{rate}");
+        }
+    }
+    let output = common::puzzlebench()
+        .args([
+            "bench",
+            "compare",
+            old.to_str().unwrap(),
+            new.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "puzzlebench: {}: samples[0].records_per_s[0] is -1.0: a rate is a number of \
+             records per second, 0 or more",
+            summary.display()
+        )
+    );
+}

@@ -271,6 +271,112 @@ fn merge_refuses_shards_that_do_not_make_one_run() {
 }
 
 #[test]
+fn merge_refuses_impossible_times_and_counts_and_a_foreign_env_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = repo_datasets().join("connect4/games-1k.txt");
+    let report = |name: &str, shard: &str| {
+        let path = dir.path().join(name);
+        let args = [
+            "connect4",
+            "validate",
+            "-q",
+            input.to_str().unwrap(),
+            "--shard",
+            shard,
+        ];
+        let mut args = args.to_vec();
+        args.extend(["--report", path.to_str().unwrap()]);
+        run(&args);
+        path
+    };
+    let one = report("one", "1/2");
+    let two = report("two", "2/2");
+    let part = dir.path().join("part");
+    fs::create_dir(&part).unwrap();
+    let out = dir.path().join("out");
+    // `part` is a copy of `one` with `change` made to its summary.json (or env.json).
+    let merge = |file: &str, change: &dyn Fn(&mut Json)| {
+        for name in ["summary.json", "env.json", "latency.hdr"] {
+            fs::copy(one.join(name), part.join(name)).unwrap();
+        }
+        let mut json: Json =
+            serde_json::from_str(&fs::read_to_string(one.join(file)).unwrap()).unwrap();
+        change(&mut json);
+        fs::write(part.join(file), json.to_string()).unwrap();
+        let (part, two) = (part.to_str().unwrap(), two.to_str().unwrap());
+        let output = run(&[
+            "report",
+            "merge",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+            part,
+            two,
+        ]);
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        (output.status.code(), stderr)
+    };
+    let summary = part.join("summary.json");
+    for field in ["wall_seconds", "cpu_seconds"] {
+        for value in [1e19, 1e20, 1e308, -1.0] {
+            let (code, stderr) = merge("summary.json", &|json| json[field] = value.into());
+            assert_eq!(code, Some(2), "{field} {value}: {stderr}");
+            assert_eq!(
+                stderr.trim_end(),
+                format!(
+                    "puzzlebench: {} is not a puzzlebench report file: {field} is {value:?}, \
+                     not a number of seconds a run can take",
+                    summary.display()
+                )
+            );
+        }
+    }
+    let records = |json: &Json| json["records"].as_u64().unwrap();
+    let first_status = |json: &Json| json["statuses"].as_object().unwrap().keys().next().cloned();
+    // Statuses that do not add up to the records.
+    let (code, stderr) = merge("summary.json", &|json| {
+        json["records"] = (records(json) + 1).into();
+    });
+    assert_eq!(code, Some(2), "{stderr}");
+    let counted = records(&summary_json(&one));
+    assert!(
+        stderr.contains(&format!(
+            "{} reports {} records, but its counts per status add up to {counted}",
+            part.display(),
+            counted + 1
+        )),
+        "{stderr}"
+    );
+    // Records that add up to more than a u64, statuses and all.
+    let (code, stderr) = merge("summary.json", &|json| {
+        let status = first_status(json).unwrap();
+        let added = u64::MAX - records(json);
+        let n = json["statuses"][&status].as_u64().unwrap();
+        json["statuses"][&status] = (n + added).into();
+        json["records"] = u64::MAX.into();
+    });
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the folders' records add up to more than a report can hold"),
+        "{stderr}"
+    );
+    // An env.json that is no run's or merge's: said in its own terms.
+    let (code, stderr) = merge("env.json", &|json| *json = serde_json::json!({}));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("env.json is not a puzzlebench report file: missing field `tool`"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("PartEnv") && !stderr.contains("enum"),
+        "{stderr}"
+    );
+    // Unchanged, the copy merges.
+    let (code, stderr) = merge("summary.json", &|_| {});
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+#[test]
 fn merge_says_plainly_what_is_wrong_with_a_histogram_and_reads_json_after_a_bom() {
     let dir = tempfile::tempdir().unwrap();
     let input = repo_datasets().join("connect4/games-1k.txt");

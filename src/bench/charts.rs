@@ -71,6 +71,12 @@ pub fn comparison_chart(bars: &[RatioBar], noise: f64) -> Result<String, BenchEr
     Ok(svg)
 }
 
+/// The widest ratio the comparison chart's axis shows, each way: a millionfold. Bars
+/// beyond it end at the axis's edge. Plotters walks a log axis decade by decade, and an
+/// axis from hostile ratios (1e150) spans more decades than it can count, or ends at 0
+/// or infinity, where it loops for ever.
+const WIDEST_RATIO: f64 = 1e6;
+
 fn draw_comparison(svg: &mut String, bars: &[RatioBar], noise: f64) -> DrawResult {
     let rows = bars.len().max(1) as i32;
     let extreme = bars
@@ -78,8 +84,17 @@ fn draw_comparison(svg: &mut String, bars: &[RatioBar], noise: f64) -> DrawResul
         .flat_map(|b| [b.low, b.high, b.ratio])
         .filter(|x| x.is_finite() && *x > 0.0)
         .map(|x| x.ln().abs())
-        .fold((1.0 + noise).ln() * 2.0, f64::max);
+        .fold((1.0 + noise).ln() * 2.0, f64::max)
+        .min(WIDEST_RATIO.ln());
     let (left, right) = ((-extreme * 1.15).exp(), (extreme * 1.15).exp());
+    // On the axis: a ratio beyond it at its edge, one that is no number at 1.
+    let fit = |x: f64| {
+        if x.is_nan() {
+            1.0
+        } else {
+            x.clamp(left, right)
+        }
+    };
     let height = 110 + rows as u32 * 26;
     let root = SVGBackend::with_string(svg, (1000, height)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -127,11 +142,11 @@ fn draw_comparison(svg: &mut String, bars: &[RatioBar], noise: f64) -> DrawResul
         let y = (rows - 1 - i as i32) * 10;
         let style = colour(bar.verdict);
         chart.draw_series([Rectangle::new(
-            [(1.0, y - 3), (bar.ratio, y + 3)],
+            [(1.0, y - 3), (fit(bar.ratio), y + 3)],
             style.filled(),
         )])?;
         chart.draw_series([PathElement::new(
-            vec![(bar.low, y), (bar.high, y)],
+            vec![(fit(bar.low), y), (fit(bar.high), y)],
             BLACK.stroke_width(2),
         )])?;
     }
@@ -486,4 +501,25 @@ fn panels_root(
     let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE)?;
     Ok(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_comparison_chart_of_huge_or_tiny_ratios_is_drawn() {
+        for ratio in [1e150, 1e200, 1e308, 1e-308, 0.0, f64::INFINITY, f64::NAN] {
+            let bar = RatioBar {
+                label: "s50.txt · fast · 1".into(),
+                low: ratio,
+                ratio,
+                high: ratio,
+                verdict: 1,
+            };
+            let svg = comparison_chart(&[bar], 0.05).unwrap();
+            assert!(svg.contains("s50.txt · fast · 1"), "{ratio}");
+            assert!(!svg.contains("NaN") && !svg.contains("inf"), "{ratio}");
+        }
+    }
 }

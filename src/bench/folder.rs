@@ -91,8 +91,12 @@ impl SavedReport {
             path: dir.join(file),
             message: format!("not a bench report's {file}: {e}"),
         };
-        let summary =
+        let summary: BenchSummary =
             serde_json::from_str(&read("summary.json")?).map_err(|e| parse("summary.json", e))?;
+        check_rates(&summary).map_err(|message| BenchError::Read {
+            path: dir.join("summary.json"),
+            message,
+        })?;
         let env = serde_json::from_str(&read("env.json")?).map_err(|e| parse("env.json", e))?;
         Ok(SavedReport {
             dir: dir.to_path_buf(),
@@ -109,6 +113,34 @@ impl SavedReport {
             env: &self.env,
         }
     }
+}
+
+/// Refuses a summary with a rate that no run measures: negative, or not a number.
+fn check_rates(summary: &BenchSummary) -> Result<(), String> {
+    let bad = |rate: f64| !(rate.is_finite() && rate >= 0.0);
+    for (i, run) in summary.runs.iter().enumerate() {
+        if bad(run.records_per_s) {
+            return Err(format!(
+                "runs[{i}].records_per_s is {:?}: a rate is a number of records per second, \
+                 0 or more",
+                run.records_per_s
+            ));
+        }
+    }
+    for (i, samples) in summary.samples.iter().enumerate() {
+        if let Some((j, rate)) = samples
+            .records_per_s
+            .iter()
+            .enumerate()
+            .find(|(_, r)| bad(**r))
+        {
+            return Err(format!(
+                "samples[{i}].records_per_s[{j}] is {rate:?}: a rate is a number of records \
+                 per second, 0 or more"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Writes `comparison` into the new report's folder: `compare.md`, `compare.json`,

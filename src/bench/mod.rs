@@ -40,6 +40,6 @@ pub use run::{run_plan, Disagreement, Event, External, Externals, RunResult};
 pub use spread::{median_interval, outliers, ratio_interval};
 pub use stats::{latency_cdf, summary_rows, SummaryRow};
 pub use suite::{
-    default_cache_folder, GeneratedFile, Overrides, Plan, PlannedDataset, SetSpec, Suite,
-    DEFAULT_SUITE,
+    default_cache_folder, parse_thread_count, GeneratedFile, Overrides, Plan, PlannedDataset,
+    SetSpec, Suite, ThreadCountError, DEFAULT_SUITE,
 };

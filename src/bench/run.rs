@@ -278,6 +278,7 @@ pub fn run_plan(
     // the same settings, whether they run the whole file or its first records.
     let mut references: Vec<(&PlannedDataset, Reference)> = Vec::new();
     for dataset in &plan.datasets {
+        let first_result = results.len();
         let same = |(other, _): &(&PlannedDataset, Reference)| {
             other.kind.name() == dataset.kind.name()
                 && other.path == dataset.path
@@ -335,6 +336,7 @@ pub fn run_plan(
         measured.sort_by_key(|(order, _)| *order);
         results.extend(measured.into_iter().map(|(_, result)| result));
         if externals_on(dataset).is_empty() {
+            name_by_records(dataset, &mut results[first_result..]);
             continue;
         }
         let texts = match record_texts(&input_spec(&dataset.path), dataset.max_records) {
@@ -392,8 +394,33 @@ pub fn run_plan(
             on_event(Event::Finished(&result));
             results.push(result);
         }
+        name_by_records(dataset, &mut results[first_result..]);
     }
     Ok(results)
+}
+
+/// Names the results of `dataset` after the records its runs read, when its file holds
+/// fewer than the `max_records` its name gives: `s50.txt (50 records)`, not
+/// `s50.txt (first 600)`.
+fn name_by_records(dataset: &PlannedDataset, results: &mut [RunResult]) {
+    let Some(records) = results
+        .iter()
+        .filter(|r| r.failure.is_none())
+        .map(|r| r.records)
+        .max()
+    else {
+        return;
+    };
+    let name = dataset.name_for_records(records);
+    if name == dataset.name {
+        return;
+    }
+    for result in results {
+        result.dataset.clone_from(&name);
+        for listed in &mut result.listed {
+            listed.dataset.clone_from(&name);
+        }
+    }
 }
 
 /// A built-in run's result, before its answers are compared.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use crate::batch::MAX_THREADS;
 use crate::puzzle::{Configured, Kind};
 
 use super::error::BenchError;
@@ -226,8 +227,8 @@ pub struct Overrides {
     /// Only these algorithms, comma-separated (e.g. dlx,backtrack).
     #[arg(long = "algos", value_delimiter = ',', value_name = "ALGOS")]
     pub algorithms: Option<Vec<String>>,
-    /// Thread counts to compare, comma-separated (e.g. 1,2).
-    #[arg(long, value_delimiter = ',', value_name = "COUNTS")]
+    /// Thread counts to compare, comma-separated (e.g. 1,2), each 1 to 1024.
+    #[arg(long, value_delimiter = ',', value_name = "COUNTS", value_parser = parse_thread_count)]
     pub threads: Option<Vec<usize>>,
     /// One timed run per measurement and no warm-up: a quick look, not figures to publish.
     #[arg(long)]
@@ -438,6 +439,24 @@ impl Suite {
 }
 
 impl PlannedDataset {
+    /// Its name when its runs read `records` records: a file that holds fewer than its
+    /// `max_records` says how many it holds (`s50.txt (50 records)`), not that they are
+    /// its first `max_records`.
+    pub fn name_for_records(&self, records: u64) -> String {
+        let Some(cap) = self.max_records.filter(|&cap| records < cap as u64) else {
+            return self.name.clone();
+        };
+        let first = format!("(first {cap}");
+        match self.name.rfind(&first) {
+            Some(at) => format!(
+                "{}({records} records{}",
+                &self.name[..at],
+                &self.name[at + first.len()..]
+            ),
+            None => self.name.clone(),
+        }
+    }
+
     /// Whether `other` is the same file run with the same settings.
     fn same_runs(&self, other: &PlannedDataset) -> bool {
         self.kind.name() == other.kind.name()
@@ -526,7 +545,30 @@ fn check_threads(threads: &[usize]) -> Result<(), String> {
     if threads.is_empty() || threads.contains(&0) {
         return Err("thread counts must be a non-empty list of numbers ≥ 1".into());
     }
+    if let Some(many) = threads.iter().find(|&&n| n > MAX_THREADS) {
+        return Err(format!(
+            "thread count {many}: a measurement runs on 1 to {MAX_THREADS} threads"
+        ));
+    }
     Ok(())
+}
+
+/// A thread count of `bench --threads` that is not 1 to [`MAX_THREADS`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?}: a number of threads from 1 to {MAX_THREADS}")]
+pub struct ThreadCountError {
+    /// The count as given.
+    pub text: String,
+}
+
+/// One thread count of `bench --threads`: 1 to [`MAX_THREADS`], the batch commands' limit.
+pub fn parse_thread_count(text: &str) -> Result<usize, ThreadCountError> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|threads| (1..=MAX_THREADS).contains(threads))
+        .ok_or_else(|| ThreadCountError {
+            text: text.to_string(),
+        })
 }
 
 /// The suite's sets redirected to the files of `dir`: `dir/<kind>/` for each kind that has
@@ -700,6 +742,58 @@ mod tests {
         assert_eq!(error.to_string(), "suite y.toml: the suite has no [[set]]");
         let error = Suite::parse("name = 3", "z.toml", &crate::kinds::all()).unwrap_err();
         assert!(error.to_string().starts_with("suite z.toml: "), "{error}");
+    }
+
+    #[test]
+    fn thread_counts_above_the_batch_limit_are_refused() {
+        let suite = |threads: &str| {
+            let text = format!(
+                "name = \"x\"\nthreads = [{threads}]\n[[set]]\nkind = \"sudoku\"\n\
+                 datasets = [\"a.txt\"]\nalgorithms = [\"dlx\"]\n"
+            );
+            Suite::parse(&text, "t.toml", &crate::kinds::all()).map(|suite| suite.threads)
+        };
+        assert_eq!(suite("1, 1024").unwrap(), [1, 1024]);
+        assert_eq!(
+            suite("1, 1025").unwrap_err().to_string(),
+            "suite t.toml: thread count 1025: a measurement runs on 1 to 1024 threads"
+        );
+        assert_eq!(parse_thread_count("1024"), Ok(1024));
+        for text in ["0", "1025", "99999999999", "-1", "two"] {
+            assert_eq!(
+                parse_thread_count(text).unwrap_err().to_string(),
+                format!("{text:?}: a number of threads from 1 to 1024")
+            );
+        }
+        // Overrides made without the command line are checked when planned.
+        let default = Suite::parse(DEFAULT_SUITE, "default", &crate::kinds::all()).unwrap();
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SUITE_FOLDER);
+        let overrides = Overrides {
+            threads: Some(vec![1, 99_999_999_999]),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            default.plan(&base, &overrides).unwrap_err().to_string(),
+            "thread count 99999999999: a measurement runs on 1 to 1024 threads"
+        );
+    }
+
+    #[test]
+    fn a_file_shorter_than_max_records_is_named_by_its_records() {
+        let suite = Suite::parse(DEFAULT_SUITE, "default", &crate::kinds::all()).unwrap();
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SUITE_FOLDER);
+        let overrides = Overrides {
+            algorithms: Some(vec!["backtrack".into()]),
+            ..Overrides::default()
+        };
+        let plan = suite.plan(&base, &overrides).unwrap();
+        let dataset = &plan.datasets[0];
+        assert_eq!(dataset.max_records, Some(600));
+        let name = dataset.name.clone();
+        assert!(name.ends_with(" (first 600)"), "{name}");
+        let file = name.trim_end_matches(" (first 600)");
+        assert_eq!(dataset.name_for_records(50), format!("{file} (50 records)"));
+        assert_eq!(dataset.name_for_records(600), name);
     }
 
     #[test]

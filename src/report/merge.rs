@@ -111,6 +111,32 @@ pub enum MergeError {
     /// The shards are not each shard of one split exactly once.
     #[error("{0}")]
     Shards(String),
+    /// A folder's counts per status do not add up to its records.
+    #[error(
+        "{} reports {records} records, but its counts per status add up to {counted}: \
+         its summary.json was changed or damaged",
+        dir.display()
+    )]
+    Statuses {
+        /// The folder.
+        dir: PathBuf,
+        /// Its `records`.
+        records: u64,
+        /// Its counts per status, summed.
+        counted: u64,
+    },
+    /// A count or a time of a folder, added to the others', is more than a report holds.
+    #[error(
+        "the folders' {what} add up to more than a report can hold (from {} on): were \
+         their files changed or damaged?",
+        dir.display()
+    )]
+    TooLarge {
+        /// The folder whose count made the sum overflow.
+        dir: PathBuf,
+        /// What overflows (`records`, `cpu_seconds`, …).
+        what: String,
+    },
     /// The merged report cannot be written.
     #[error(transparent)]
     Write(#[from] ExportError),
@@ -178,11 +204,24 @@ pub struct MergedEnv {
 }
 
 /// `env.json` of a folder to merge: a run's, or an earlier merge's.
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum PartEnv {
     Merged(MergedEnv),
     Run(EnvInfo),
+}
+
+/// Reads the text of a folder's `env.json`: an earlier merge's when it lists `hosts`, else
+/// a run's. The message says what is wrong in the file's own terms.
+fn part_env(text: &[u8]) -> Result<PartEnv, String> {
+    let value: Json = serde_json::from_slice(text).map_err(|e| e.to_string())?;
+    let Json::Object(fields) = &value else {
+        return Err("it holds no JSON object of facts (tool, version, host, cores, …)".into());
+    };
+    let env = if fields.contains_key("hosts") {
+        serde_json::from_slice(text).map(PartEnv::Merged)
+    } else {
+        serde_json::from_slice(text).map(PartEnv::Run)
+    };
+    env.map_err(|e| e.to_string())
 }
 
 impl PartEnv {
@@ -252,8 +291,7 @@ fn read_part(dir: &Path) -> Result<Part, MergeError> {
     let mut summary: Summary = serde_json::from_slice(without_byte_order_mark(&summary))
         .map_err(|e| format("summary.json", e.to_string()))?;
     let env = read("env.json")?;
-    let env: PartEnv = serde_json::from_slice(without_byte_order_mark(&env))
-        .map_err(|e| format("env.json", e.to_string()))?;
+    let env = part_env(without_byte_order_mark(&env)).map_err(|e| format("env.json", e))?;
     let bytes = read(HISTOGRAM_FILE)?;
     summary.latency_ns = Deserializer::new()
         .deserialize(&mut bytes.as_slice())
@@ -307,14 +345,66 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, MergeError> {
             rows: part.summary.resumed_rows,
         });
     }
+    for part in &parts {
+        check_counts(part)?;
+    }
     for part in &parts[1..] {
         same_run(first, part)?;
     }
     check_shards(&parts)?;
     Ok(Merged {
         summary: merged_summary(&parts)?,
-        env: merged_env(&parts),
+        env: merged_env(&parts)?,
     })
+}
+
+/// Checks that a folder's counts per status are counts and add up to its records, and
+/// that its wall and CPU seconds are times a run can take.
+fn check_counts(part: &Part) -> Result<(), MergeError> {
+    let summary = &part.summary;
+    let format = |message: String| MergeError::Format {
+        path: part.dir.join("summary.json"),
+        message,
+    };
+    seconds(part, "wall_seconds", summary.wall_seconds)?;
+    seconds(part, "cpu_seconds", summary.cpu_seconds)?;
+    let mut counted: u64 = 0;
+    for (status, n) in &summary.statuses {
+        let n = n
+            .as_u64()
+            .ok_or_else(|| format(format!("statuses: {status} is {n}, not a count of records")))?;
+        counted = counted
+            .checked_add(n)
+            .ok_or_else(|| format("statuses add up to more than a report can hold".into()))?;
+    }
+    if counted != summary.records {
+        return Err(MergeError::Statuses {
+            dir: part.dir.clone(),
+            records: summary.records,
+            counted,
+        });
+    }
+    Ok(())
+}
+
+/// The time `value` of `field` in a folder's `summary.json`, refused unless a run can take
+/// it: not negative, and small enough that a clock reading plus it is still a date.
+fn seconds(part: &Part, field: &str, value: f64) -> Result<Duration, MergeError> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|&time| SystemTime::UNIX_EPOCH.checked_add(time).is_some())
+        .ok_or_else(|| MergeError::Format {
+            path: part.dir.join("summary.json"),
+            message: format!("{field} is {value:?}, not a number of seconds a run can take"),
+        })
+}
+
+/// The error for `what` of `part` that overflows when added to the other folders'.
+fn too_large(part: &Part, what: &str) -> MergeError {
+    MergeError::TooLarge {
+        dir: part.dir.clone(),
+        what: what.to_string(),
+    }
 }
 
 /// Checks that `part` reports the same command, settings and build as `first`.
@@ -415,21 +505,47 @@ fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
     let mut stats = RunStats::new(&[], &tallied_names, 0);
     let mut inputs: Vec<String> = Vec::new();
     let mut span: Option<(SystemTime, SystemTime)> = None;
-    let mut cpu = 0.0;
+    let mut cpu = Duration::ZERO;
+    // Counts per status and tallies, summed here (checked) before they go into `stats`.
+    let mut statuses: Vec<(String, u64)> = Vec::new();
+    let mut tallies: Vec<Vec<(String, u64)>> = vec![Vec::new(); tallied.len()];
     for part in parts {
         let summary = &part.summary;
         let count = |value: &Json| value.as_u64().unwrap_or(0);
-        stats.records += summary.records;
-        stats.failed += summary.failed;
-        stats.threads += summary.threads;
+        stats.records = stats
+            .records
+            .checked_add(summary.records)
+            .ok_or_else(|| too_large(part, "records"))?;
+        stats.failed = stats
+            .failed
+            .checked_add(summary.failed)
+            .ok_or_else(|| too_large(part, "failed"))?;
+        stats.threads = stats
+            .threads
+            .checked_add(summary.threads)
+            .ok_or_else(|| too_large(part, "threads"))?;
         stats.interrupted |= summary.interrupted;
+        let add = |counts: &mut Vec<(String, u64)>, name: &str, n: u64, what: &str| {
+            match counts.iter_mut().find(|(known, _)| known == name) {
+                Some((_, total)) => {
+                    *total = total.checked_add(n).ok_or_else(|| too_large(part, what))?
+                }
+                None => counts.push((name.to_string(), n)),
+            }
+            Ok::<_, MergeError>(())
+        };
         for (status, n) in &summary.statuses {
-            stats.count_status(status, count(n));
+            add(&mut statuses, status, count(n), &format!("status {status}"))?;
         }
         for (column, values) in &summary.tallies {
             let index = tallied.iter().position(|c| c == column).unwrap_or(0);
             for (value, n) in values.as_object().into_iter().flatten() {
-                stats.count_tally(index, value, count(n));
+                add(
+                    &mut tallies[index],
+                    value,
+                    count(n),
+                    &format!("{column} {value}"),
+                )?;
             }
         }
         stats
@@ -449,18 +565,39 @@ fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
                 path: part.dir.join("summary.json"),
                 message: format!("started {:?}: {e}", summary.started),
             })?;
-        let ended = started + Duration::from_secs_f64(summary.wall_seconds.max(0.0));
+        let wall = seconds(part, "wall_seconds", summary.wall_seconds)?;
+        let ended = started
+            .checked_add(wall)
+            .ok_or_else(|| MergeError::Format {
+                path: part.dir.join("summary.json"),
+                message: format!(
+                    "started {:?} and wall_seconds {:?}: the run would end after any date a \
+                     clock shows",
+                    summary.started, summary.wall_seconds
+                ),
+            })?;
         span = Some(match span {
             None => (started, ended),
             Some((from, to)) => (from.min(started), to.max(ended)),
         });
-        cpu += summary.cpu_seconds;
+        let part_cpu = seconds(part, "cpu_seconds", summary.cpu_seconds)?;
+        cpu = cpu
+            .checked_add(part_cpu)
+            .ok_or_else(|| too_large(part, "cpu_seconds"))?;
+    }
+    for (status, n) in &statuses {
+        stats.count_status(status, *n);
+    }
+    for (index, values) in tallies.iter().enumerate() {
+        for (value, n) in values {
+            stats.count_tally(index, value, *n);
+        }
     }
     if let Some((from, to)) = span {
         stats.started = from;
         stats.wall = to.duration_since(from).unwrap_or_default();
     }
-    stats.cpu = Duration::from_secs_f64(cpu.max(0.0));
+    stats.cpu = cpu;
     let settings = first
         .settings
         .iter()
@@ -484,26 +621,38 @@ fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
 }
 
 /// `env.json` of the merge: the first part's build, every part's host.
-fn merged_env(parts: &[Part]) -> MergedEnv {
+fn merged_env(parts: &[Part]) -> Result<MergedEnv, MergeError> {
     let mut env = parts[0].env.clone();
     env.hosts.clear();
     env.parts = 0;
     env.threads = 0;
     for part in parts {
-        env.parts += part.env.parts;
-        env.threads += part.env.threads;
+        env.parts = env
+            .parts
+            .checked_add(part.env.parts)
+            .ok_or_else(|| too_large(part, "parts in env.json"))?;
+        env.threads = env
+            .threads
+            .checked_add(part.env.threads)
+            .ok_or_else(|| too_large(part, "threads in env.json"))?;
         env.date = env.date.max(part.env.date.clone());
         for host in &part.env.hosts {
             match env.hosts.iter_mut().find(|h| h.host == host.host) {
                 Some(known) => {
-                    known.threads += host.threads;
-                    known.parts += host.parts;
+                    known.threads = known
+                        .threads
+                        .checked_add(host.threads)
+                        .ok_or_else(|| too_large(part, "threads in env.json"))?;
+                    known.parts = known
+                        .parts
+                        .checked_add(host.parts)
+                        .ok_or_else(|| too_large(part, "parts in env.json"))?;
                 }
                 None => env.hosts.push(host.clone()),
             }
         }
     }
-    env
+    Ok(env)
 }
 
 /// Writes a merged report into `dir`: the same files as a run's report.
