@@ -467,3 +467,108 @@ fn cli_reads_blocks_and_json_and_generates_reproducibly() {
         "{valid} valid of 200 with 30% faults"
     );
 }
+
+#[test]
+fn counts_of_one_are_singular_in_messages() {
+    let ragged = Field::parse("[[1,0],[0]]", FieldFormat::Auto, None).unwrap_err();
+    assert_eq!(ragged.to_string(), "row 2 has 1 cell, row 1 has 2");
+    let ragged = Field::parse("[[1],[0,1]]", FieldFormat::Auto, None).unwrap_err();
+    assert_eq!(ragged.to_string(), "row 2 has 2 cells, row 1 has 1");
+    let short = Field::parse("1", FieldFormat::Line, Some((2, 1))).unwrap_err();
+    assert_eq!(short.to_string(), "1 cell on the line, a 2x1 field has 2");
+    let one_cell = Reason::CellCount {
+        found: 1,
+        expected: 2,
+    };
+    assert_eq!(
+        one_cell.describe(&Fleet::parse("2").unwrap()),
+        "1 ship cell, the fleet has 2"
+    );
+    let two_cells = Reason::CellCount {
+        found: 2,
+        expected: 1,
+    };
+    assert_eq!(
+        two_cells.describe(&Fleet::parse("1").unwrap()),
+        "2 ship cells, the fleet has 1"
+    );
+}
+
+#[test]
+fn a_long_bad_fleet_is_quoted_cut_short() {
+    let ones = vec!["1"; 5000].join(",");
+    let message = Fleet::parse(&ones).unwrap_err().to_string();
+    let cut = "1,".repeat(40);
+    assert_eq!(
+        message,
+        format!("bad fleet \"{cut}\"… (9999 bytes): at most 255 ships of one length")
+    );
+    let output = run(&["battleship", "validate", "--fleet", &ones]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.len() < 400, "{stderr}");
+    assert!(stderr.contains("… (9999 bytes)"), "{stderr}");
+}
+
+#[test]
+fn a_fleet_the_generator_cannot_place_at_random_is_not_said_not_to_fit() {
+    use puzzlebench::battleship::generate::{write_fields, FieldBatch};
+    // 28 ships of 56 on 56×56 fit, separated, on every other row, but random tries do not
+    // find that.
+    let mut batch = FieldBatch {
+        count: 1,
+        seed: 0,
+        rules: Rules::Separated,
+        fleet: Fleet::parse(&vec!["56"; 28].join(",")).unwrap(),
+        size: (56, 56),
+        faults: 0.0,
+    };
+    let message = write_fields(&batch, &mut Vec::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with("no placement of the fleet "),
+        "{message}"
+    );
+    assert!(
+        message.ends_with(
+            " on a 56x56 field was found in 1000 random tries (the fleet may still fit)"
+        ),
+        "{message}"
+    );
+    // One ship more cannot fit with the gaps it needs: that is proved, and said.
+    batch.fleet = Fleet::parse(&vec!["56"; 29].join(",")).unwrap();
+    let message = write_fields(&batch, &mut Vec::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("does not fit on a 56x56 field: "),
+        "{message}"
+    );
+    // So are more ship cells than the field has, and a ship longer than its sides.
+    batch.rules = Rules::Touching;
+    batch.size = (3, 3);
+    batch.fleet = Fleet::parse("3,3,3,1").unwrap();
+    let message = write_fields(&batch, &mut Vec::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.ends_with(
+            "does not fit on a 3x3 field: its 10 ship cells are more than the field's 9"
+        ),
+        "{message}"
+    );
+    batch.fleet = Fleet::parse("4").unwrap();
+    let message = write_fields(&batch, &mut Vec::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.ends_with("a ship of 4 cells is longer than the field's sides"),
+        "{message}"
+    );
+    // A fleet that fits is written.
+    batch.fleet = Fleet::parse("3,3,3").unwrap();
+    let mut out = Vec::new();
+    write_fields(&batch, &mut out).unwrap();
+    assert_eq!(out, b"111 111 111\n");
+}

@@ -210,13 +210,14 @@ fn a_timeout_stops_the_count_and_reports_it_partial() {
         stdout(&output),
         "{\"labelled\":8,\"tilings\":8,\"up_to_symmetry\":2}\n"
     );
-    // A timeout of 0, as in the batch commands, is one: the count stops before any part.
+    // A timeout of 0, as in the batch commands, is one: the count stops before any part,
+    // before even building the problem.
     let output = run(&["tiling", "count", "--board", "20x3", "--timeout", "0s"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.starts_with("labelled: 0\n"), "{text}");
     assert!(
-        text.contains("partial: stopped after the timeout of 0s, 0 of "),
+        text.contains("partial: stopped after the timeout of 0s while the search was being prepared, before any part of it"),
         "{text}"
     );
     // A timeout that is not one is a usage error.
@@ -368,6 +369,87 @@ fn hexominoes() -> String {
         })
         .collect();
     pieces.join("\n=========\n") + "\n"
+}
+
+/// 4,096 monominoes on 64×64: 16,777,216 placements to build before any search.
+fn monominoes(dir: &Path) -> PathBuf {
+    write(dir, "mono.txt", "#\n=\n".repeat(4096))
+}
+
+#[test]
+fn a_timeout_stops_a_count_while_its_problem_is_being_built() {
+    // Before, the building of the options and parts ignored the timeout: 28 s for a
+    // timeout of 1 s, and minutes (and gigabytes) with --no-symmetry.
+    let dir = tempfile::tempdir().unwrap();
+    let pieces = monominoes(dir.path());
+    let pieces = pieces.to_str().unwrap();
+    for symmetry in ["--no-symmetry", "--break-symmetry"] {
+        let args = [
+            "tiling",
+            "count",
+            "--pieces",
+            pieces,
+            "--board",
+            "64x64",
+            symmetry,
+            "--timeout",
+            "300ms",
+        ];
+        let start = Instant::now();
+        let output = run(&args);
+        let elapsed = start.elapsed();
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        assert!(elapsed < Duration::from_secs(5), "{symmetry}: {elapsed:?}");
+        let text = stdout(&output);
+        assert!(
+            text.ends_with(
+                "partial: stopped after the timeout of 300ms while the search was being prepared, before any part of it; the counts are lower bounds\n"
+            ),
+            "{text}"
+        );
+        let mut json_args = args.to_vec();
+        json_args.push("--json");
+        let output = run(&json_args);
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        assert_eq!(json["partial"], true, "{json}");
+        assert_eq!(json["stopped"], "timeout", "{json}");
+        assert_eq!(json["parts_total"], 0, "{json}");
+    }
+}
+
+#[test]
+fn sigterm_stops_a_count_while_its_problem_is_being_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let pieces = monominoes(dir.path());
+    let child = puzzlebench()
+        .args(["tiling", "count", "--pieces", pieces.to_str().unwrap()])
+        .args(["--board", "64x64", "--no-symmetry"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let start = Instant::now();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(output.status.code(), Some(143), "{}", stderr(&output));
+    assert!(
+        stdout(&output).ends_with(
+            "partial: interrupted while the search was being prepared, before any part of it; the counts are lower bounds\n"
+        ),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]

@@ -55,7 +55,7 @@ pub enum FieldError {
         column: usize,
     },
     /// Rows of different lengths.
-    #[error("row {row} has {found} cells, row 1 has {expected}")]
+    #[error("row {row} has {}, row 1 has {expected}", super::counted(*found, "cell"))]
     RaggedRow {
         /// 1-based row.
         row: usize,
@@ -110,13 +110,15 @@ impl Field {
                     Some(size) => size,
                     None => square_side(cells).ok_or_else(|| {
                         FieldError::Size(format!(
-                            "{cells} cells on one line is not a square field: give --size WxH or separate the rows with spaces"
+                            "{} on one line is not a square field: give --size WxH or separate the rows with spaces",
+                            super::counted(cells, "cell")
                         ))
                     })?,
                 };
                 if cells != width * height {
                     return Err(FieldError::Size(format!(
-                        "{cells} cells on the line, a {width}x{height} field has {}",
+                        "{} on the line, a {width}x{height} field has {}",
+                        super::counted(cells, "cell"),
                         width * height
                     )));
                 }

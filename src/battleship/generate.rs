@@ -5,9 +5,13 @@ use rand::{Rng, SeedableRng};
 use super::field::Field;
 use super::validate::{Fleet, Rules};
 
+/// Random tries [`random_fleet`] makes before it gives up.
+pub const FLEET_TRIES: usize = 1000;
+
 /// Places `fleet` at random on an empty `width × height` field, ships straight and, under
-/// [`Rules::Separated`], not touching. `None` if no placement was found in many tries (the
-/// field is too small for the fleet).
+/// [`Rules::Separated`], not touching. `None` if no placement was found in
+/// [`FLEET_TRIES`] random tries: the field may be too small for the fleet, or a placement
+/// may be too rare to be found at random (see [`no_room`] for a proof that it does not fit).
 pub fn random_fleet<R: Rng>(
     width: usize,
     height: usize,
@@ -15,7 +19,7 @@ pub fn random_fleet<R: Rng>(
     rules: Rules,
     rng: &mut R,
 ) -> Option<Field> {
-    'attempt: for _ in 0..1000 {
+    'attempt: for _ in 0..FLEET_TRIES {
         let mut field = Field::empty(width, height).ok()?;
         // Cells no ship may take (ship cells, and under separated rules their neighbours).
         let mut blocked = Field::empty(width, height).ok()?;
@@ -57,6 +61,38 @@ pub fn random_fleet<R: Rng>(
             }
         }
         return Some(field);
+    }
+    None
+}
+
+/// Why `fleet` cannot fit on a `width × height` field under `rules`, when that can be
+/// proved simply: a ship longer than both sides, more ship cells than the field has, or
+/// (ships separated) more than fit with the gaps between them: each ship of length `n`
+/// with the cells right of and below it takes an `(n + 1) × 2` block of the
+/// `(width + 1) × (height + 1)` field widened by one row and column, the blocks of
+/// different ships disjoint. `None` when no such proof applies, whether it fits or not.
+pub fn no_room(width: usize, height: usize, fleet: &Fleet, rules: Rules) -> Option<String> {
+    let longest = fleet.longest();
+    if longest > width.max(height) {
+        return Some(format!(
+            "a ship of {longest} cells is longer than the field's sides"
+        ));
+    }
+    let cells = fleet.cells();
+    if cells > width * height {
+        return Some(format!(
+            "its {cells} ship cells are more than the field's {}",
+            width * height
+        ));
+    }
+    if rules == Rules::Separated {
+        let blocks: usize = fleet.lengths().iter().map(|len| (len + 1) * 2).sum();
+        let room = (width + 1) * (height + 1);
+        if blocks > room {
+            return Some(format!(
+                "its ships with the gaps they need take {blocks} cells of the {room} of the field widened by one row and column"
+            ));
+        }
     }
     None
 }
@@ -116,7 +152,7 @@ pub struct FieldBatch {
     #[arg(long, value_enum, default_value_t = Rules::Touching)]
     pub rules: Rules,
     /// Ship lengths, separated by commas.
-    #[arg(long, default_value_t = Fleet::classic())]
+    #[arg(long, default_value_t = Fleet::classic(), value_parser = crate::battleship::FleetParser)]
     pub fleet: Fleet,
     /// Field size WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = crate::battleship::parse_size)]
@@ -133,8 +169,8 @@ pub enum FieldBatchError {
     /// A share outside 0 to 1.
     #[error("--faults is a share between 0 and 1, not {0}")]
     Faults(f64),
-    /// The fleet cannot be placed.
-    #[error("the fleet {fleet} does not fit on a {width}x{height} field")]
+    /// The fleet cannot be placed, and why (see [`no_room`]).
+    #[error("the fleet {fleet} does not fit on a {width}x{height} field: {why}")]
     NoRoom {
         /// The fleet.
         fleet: Fleet,
@@ -142,16 +178,39 @@ pub enum FieldBatchError {
         width: usize,
         /// Field height.
         height: usize,
+        /// The proof.
+        why: String,
+    },
+    /// No placement of the fleet was found at random; it may still fit.
+    #[error("no placement of the fleet {fleet} on a {width}x{height} field was found in {tries} random tries (the fleet may still fit)")]
+    GaveUp {
+        /// The fleet.
+        fleet: Fleet,
+        /// Field width.
+        width: usize,
+        /// Field height.
+        height: usize,
+        /// Random tries made.
+        tries: usize,
     },
 }
 
 impl FieldBatch {
-    /// Checks the settings before anything is written.
+    /// Checks the settings before anything is written: the share of faults, and that the
+    /// fleet is not provably too large for the field (see [`no_room`]).
     pub fn check(&self) -> Result<(), FieldBatchError> {
-        if (0.0..=1.0).contains(&self.faults) {
-            Ok(())
-        } else {
-            Err(FieldBatchError::Faults(self.faults))
+        if !(0.0..=1.0).contains(&self.faults) {
+            return Err(FieldBatchError::Faults(self.faults));
+        }
+        let (width, height) = self.size;
+        match no_room(width, height, &self.fleet, self.rules) {
+            Some(why) => Err(FieldBatchError::NoRoom {
+                fleet: self.fleet.clone(),
+                width,
+                height,
+                why,
+            }),
+            None => Ok(()),
         }
     }
 }
@@ -167,10 +226,11 @@ pub fn write_fields(
         let (width, height) = batch.size;
         let Some(mut field) = random_fleet(width, height, &batch.fleet, batch.rules, &mut rng)
         else {
-            return Err(FieldBatchError::NoRoom {
+            return Err(FieldBatchError::GaveUp {
                 fleet: batch.fleet.clone(),
                 width,
                 height,
+                tries: FLEET_TRIES,
             }
             .into());
         };

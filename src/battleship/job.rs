@@ -132,7 +132,7 @@ pub struct ValidateJob {
     #[arg(long, value_enum, default_value_t = Rules::Touching)]
     pub rules: Rules,
     /// Ship lengths, separated by commas.
-    #[arg(long, default_value_t = Fleet::classic())]
+    #[arg(long, default_value_t = Fleet::classic(), value_parser = crate::battleship::FleetParser)]
     pub fleet: Fleet,
     /// Field size WIDTHxHEIGHT (default: from each record; a single line of cells must then
     /// be square).

@@ -24,4 +24,12 @@ mod validate;
 
 pub use field::{cell_name, parse_size, Field, FieldError, FieldFormat, MAX_HEIGHT, MAX_WIDTH};
 pub use job::{ValidateJob, ValidatePuzzle, ValidateSettings};
-pub use validate::{validate, validate_within, Fleet, FleetError, Reason, Rules, Verdict};
+pub use validate::{
+    validate, validate_within, Fleet, FleetError, FleetParser, Reason, Rules, Verdict,
+};
+
+/// `n` and `noun`, the noun plural unless `n` is 1: `1 cell`, `2 cells`.
+fn counted(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {noun}{s}")
+}

@@ -34,7 +34,7 @@ pub struct Fleet {
 
 /// A fleet description that cannot be used.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("bad fleet {text:?}: {why}")]
+#[error("bad fleet {}: {why}", crate::batch::Excerpt::quoted(text))]
 pub struct FleetError {
     text: String,
     why: String,
@@ -161,7 +161,10 @@ impl Reason {
         };
         match self {
             Reason::CellCount { found, expected } => {
-                format!("{found} ship cells, the fleet has {expected}")
+                format!(
+                    "{}, the fleet has {expected}",
+                    super::counted(*found, "ship cell")
+                )
             }
             Reason::NoSplit => {
                 format!("the ship cells cannot be split into straight ships of lengths {fleet}")
@@ -378,6 +381,33 @@ fn corner_contact(group: &[(usize, usize)]) -> Option<[(usize, usize); 2]> {
         }
     }
     None
+}
+
+/// Parses `--fleet` for clap. A bad fleet is quoted once, cut short, by [`FleetError`]:
+/// clap's own message for a bad value would quote all of it (a 10 KB message for 5,000
+/// ships).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FleetParser;
+
+impl clap::builder::TypedValueParser for FleetParser {
+    type Value = Fleet;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Fleet, clap::Error> {
+        let text = value.to_string_lossy();
+        Fleet::parse(&text).map_err(|error| {
+            let arg = arg.map_or_else(|| "--fleet".to_string(), ToString::to_string);
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("invalid value for '{arg}': {error}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
 }
 
 impl std::str::FromStr for Fleet {

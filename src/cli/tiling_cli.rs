@@ -3,6 +3,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -186,16 +187,23 @@ fn print_counts(
 ) -> Result<ExitCode> {
     let search = options.search;
     let interruption = Interruption::install().context("cannot install the signal handlers")?;
-    let counted = match tiling::Tiling::configured(board, pieces, search.symmetry(), search.engine)
-    {
-        Ok(problem) => {
-            let pool = thread_pool(options.threads)?;
-            let terminal = io::stderr().is_terminal();
-            let lines = (options.progress && !terminal).then(|| Box::new(io::stderr()) as _);
-            let progress = CountProgress::new(terminal, lines);
-            let stop = interruption.flag();
-            problem.count_with_progress(&pool, limits.timeout, &stop, &progress)
-        }
+    let pool = thread_pool(options.threads)?;
+    let terminal = io::stderr().is_terminal();
+    let lines = (options.progress && !terminal).then(|| Box::new(io::stderr()) as _);
+    let progress = CountProgress::new(terminal, lines);
+    let stop = interruption.flag();
+    // The timeout and the signals cover building the problem as well as searching it.
+    let prepare = |stop: &AtomicBool| {
+        tiling::Tiling::configured_until(board, pieces, search.symmetry(), search.engine, stop)
+    };
+    let counted = match tiling::Tiling::prepare_and_count_with_progress(
+        prepare,
+        &pool,
+        limits.timeout,
+        &stop,
+        &progress,
+    ) {
+        Ok(counted) => counted,
         Err(impossible) => {
             say(&format!("puzzlebench: no tiling: {impossible}\n"));
             Counted::no_tiling()

@@ -31,6 +31,18 @@ pub struct Placement {
     pub cells: Vec<usize>,
 }
 
+/// What [`Tiling::configured_until`] builds from the placements.
+struct Assembled {
+    merged: Option<MergedGroup>,
+    solving: Problem,
+    counting: Problem,
+    symmetries: Symmetries,
+}
+
+/// How many placements, options or parts the preparation of a count handles between two
+/// looks at its stop flag.
+pub(super) const STOP_LOOK_EVERY: usize = 4096;
+
 /// Why a board cannot be tiled before any search.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum TilingError {
@@ -57,6 +69,10 @@ pub enum TilingError {
     /// A piece fits nowhere.
     #[error("piece {0} has no legal placement on this board")]
     NoPlacement(String),
+    /// The stop flag of [`Tiling::configured_until`] was set (a timeout or a signal)
+    /// before the problem was built: nothing is known about its tilings.
+    #[error("stopped while the problem was being built")]
+    Stopped,
 }
 
 /// The three counts of a board's tilings, exact however large.
@@ -112,9 +128,19 @@ pub struct Counted {
 }
 
 impl Counted {
-    /// Whether every part was searched, so that the counts are exact.
+    /// Whether every part was searched, so that the counts are exact: false as well for a
+    /// count stopped before its parts were known (none done of none).
     pub fn complete(&self) -> bool {
-        self.parts_done == self.parts_total
+        self.stopped.is_none() && self.parts_done == self.parts_total
+    }
+
+    /// The counts of a count stopped by `stop` before any part of its search was known:
+    /// zero, partial.
+    pub fn stopped_before_search(stop: Stop) -> Self {
+        Counted {
+            stopped: Some(stop),
+            ..Counted::no_tiling()
+        }
     }
 
     /// The counts of pieces that cannot cover the board at all (a [`TilingError`]): zero,
@@ -349,40 +375,53 @@ impl Items {
         merged: Option<&MergedGroup>,
         keep: &dyn Fn(&Placement) -> bool,
         weight: &dyn Fn(&Placement) -> u128,
-    ) -> Problem {
-        let mut options = Vec::new();
+        stop: &AtomicBool,
+    ) -> Result<Problem, TilingError> {
+        // The options' items one after another, each option ending at `ends[k]`: one
+        // buffer rather than millions of small ones.
+        let mut items = Vec::new();
+        let mut ends = Vec::new();
         let mut option_placement = Vec::new();
         let mut weights = Vec::new();
         for (index, placement) in placements.iter().enumerate() {
+            if index % STOP_LOOK_EVERY == 0 && stop.load(Ordering::Relaxed) {
+                return Err(TilingError::Stopped);
+            }
             let twin = merged.is_some_and(|g| g.members[1..].contains(&placement.piece));
             if twin || !keep(placement) {
                 continue;
             }
-            let mut option: Vec<usize> = self.piece_item[placement.piece].into_iter().collect();
-            option.extend(placement.cells.iter().map(|&cell| self.cell_item[cell]));
-            options.push(option);
+            items.extend(self.piece_item[placement.piece]);
+            items.extend(placement.cells.iter().map(|&cell| self.cell_item[cell]));
+            ends.push(items.len());
             option_placement.push(index);
             weights.push(weight(placement));
         }
         const WELL_FORMED: &str = "a placement covers distinct board cells";
+        let options = ends.iter().scan(0, |start, &end| {
+            Some(&items[std::mem::replace(start, end)..end])
+        });
         let search = if self.bits {
             let mut problem = BitCover::new(self.count, 0).expect("the items fit");
-            for option in &options {
+            for option in options {
                 problem.add_option(option).expect(WELL_FORMED);
             }
             Search::Bits(problem)
         } else {
             let mut builder = DlxBuilder::new(self.count, 0);
-            for option in &options {
+            for (index, option) in options.enumerate() {
+                if index % STOP_LOOK_EVERY == 0 && stop.load(Ordering::Relaxed) {
+                    return Err(TilingError::Stopped);
+                }
                 builder.add_option(option).expect(WELL_FORMED);
             }
             Search::Links(builder.build())
         };
-        Problem {
+        Ok(Problem {
             search,
             option_placement,
             weight: weights,
-        }
+        })
     }
 }
 
@@ -432,29 +471,75 @@ impl Tiling {
         symmetry: Symmetry,
         engine: Engine,
     ) -> Result<Self, TilingError> {
+        Self::configured_until(board, pieces, symmetry, engine, &AtomicBool::new(false))
+    }
+
+    /// [`configured`](Self::configured), giving up with [`TilingError::Stopped`] soon after
+    /// `stop` is set: building a large problem (millions of placements) takes seconds, and
+    /// a count's timeout and signals cover that time too. The flag is looked at every few
+    /// thousand placements or options.
+    pub fn configured_until(
+        board: &Board,
+        pieces: &[Piece],
+        symmetry: Symmetry,
+        engine: Engine,
+        stop: &AtomicBool,
+    ) -> Result<Self, TilingError> {
+        placements::check_counts(board, pieces)?;
+        let mut placements = Vec::new();
+        let built = placements::all_placements(board, pieces, stop, &mut placements)
+            .and_then(|()| Self::assemble(board, pieces, &placements, symmetry, engine, stop));
+        match built {
+            Ok(built) => Ok(Tiling {
+                placements,
+                merged: built.merged,
+                solving: built.solving,
+                counting: built.counting,
+                class: built.symmetries.class,
+                symmetries: built.symmetries.permutations,
+            }),
+            Err(error) => {
+                if error == TilingError::Stopped && placements.len() > STOP_LOOK_EVERY {
+                    // Freeing millions of placements takes longer than a stop may: on a
+                    // thread of its own (or here, if none can be started).
+                    let _ = std::thread::Builder::new().spawn(move || drop(placements));
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// The rest of [`configured_until`](Self::configured_until), once the placements
+    /// are known: the symmetries, the merged group and the two problems.
+    fn assemble(
+        board: &Board,
+        pieces: &[Piece],
+        placements: &[Placement],
+        symmetry: Symmetry,
+        engine: Engine,
+        stop: &AtomicBool,
+    ) -> Result<Assembled, TilingError> {
         let break_symmetry = symmetry == Symmetry::Broken;
         let reduce = symmetry != Symmetry::Ignored;
-        placements::check_counts(board, pieces)?;
-        let placements = placements::all_placements(board, pieces)?;
         let symmetries = Symmetries::of(board, pieces);
-        let broken = symmetries.broken_piece(&placements, break_symmetry || reduce);
+        let broken = symmetries.broken_piece(placements, break_symmetry || reduce, stop)?;
         let merged = if reduce {
-            MergedGroup::largest(&symmetries.class, &placements)
+            MergedGroup::largest(&symmetries.class, placements, stop)?
         } else {
             None
         };
         let items = Items::number(board, pieces.len(), merged.as_ref(), broken, engine);
         let problem = |keep: &dyn Fn(&Placement) -> bool, weight: &dyn Fn(&Placement) -> u128| {
-            items.problem(&placements, merged.as_ref(), keep, weight)
+            items.problem(placements, merged.as_ref(), keep, weight, stop)
         };
         let reduced = |placement: &Placement| {
             Some(placement.piece) != broken || symmetries.smallest_of_images(placement)
         };
         let (solving, counting) = if break_symmetry {
-            let reduced = problem(&reduced, &|_| 1);
+            let reduced = problem(&reduced, &|_| 1)?;
             (reduced.clone(), reduced)
         } else if !reduce {
-            let full = problem(&|_| true, &|_| 1);
+            let full = problem(&|_| true, &|_| 1)?;
             (full.clone(), full)
         } else {
             let orbit_size = |placement: &Placement| {
@@ -464,15 +549,13 @@ impl Tiling {
                     1
                 }
             };
-            (problem(&|_| true, &|_| 1), problem(&reduced, &orbit_size))
+            (problem(&|_| true, &|_| 1)?, problem(&reduced, &orbit_size)?)
         };
-        Ok(Tiling {
-            placements,
+        Ok(Assembled {
             merged,
             solving,
             counting,
-            class: symmetries.class,
-            symmetries: symmetries.permutations,
+            symmetries,
         })
     }
 
@@ -507,8 +590,8 @@ impl Tiling {
         let never = Arc::new(AtomicBool::new(false));
         let mut search = self.counting.search.clone();
         let mut tally = Tally::default();
-        for part in self.parts() {
-            self.count_part(&mut search, &part, &mut tally, &never);
+        for part in self.parts(&never).unwrap_or_default() {
+            self.count_part(&mut search, part.options(), &mut tally, &never);
         }
         tally.counts(self.labellings())
     }
@@ -541,7 +624,9 @@ impl Tiling {
         P: Fn(usize, usize, u64) + Sync,
     {
         use rayon::prelude::*;
-        let parts = self.parts();
+        let Some(parts) = self.parts(stop) else {
+            return Counted::stopped_before_search(Stop::Interrupted);
+        };
         let total = parts.len();
         let done = AtomicUsize::new(0);
         let found = AtomicU64::new(0);
@@ -549,13 +634,17 @@ impl Tiling {
             parts
                 .par_iter()
                 .fold(
-                    || (self.counting.search.clone(), Tally::default()),
+                    // Each worker clones the problem when it takes its first part: none
+                    // once `stop` is set (a large problem takes a while to copy).
+                    || (None, Tally::default()),
                     |(mut search, mut tally), part| {
                         if stop.load(Ordering::Relaxed) {
                             return (search, tally);
                         }
+                        let search_ref = search.get_or_insert_with(|| self.counting.search.clone());
                         let before = tally.searched;
-                        let finished = self.count_part(&mut search, part, &mut tally, stop);
+                        let finished =
+                            self.count_part(search_ref, part.options(), &mut tally, stop);
                         let new = tally.searched - before;
                         let found = found.fetch_add(new, Ordering::Relaxed) + new;
                         if finished {
@@ -587,25 +676,37 @@ impl Tiling {
     /// The counting problem split at its first two levels (each on the item with the
     /// fewest options: the symmetry-broken piece first, when there is one): the options
     /// selected by each part. Their solutions together are the problem's; a problem solved
-    /// or refuted at the root is one part that selects nothing.
-    fn parts(&self) -> Vec<Vec<usize>> {
+    /// or refuted at the root is one part that selects nothing. `None` once `stop` is set
+    /// (looked at before each first-level branch and every few thousand parts).
+    fn parts(&self, stop: &AtomicBool) -> Option<Vec<Part>> {
         let mut root = self.counting.search.clone();
-        let mut parts: Vec<Vec<usize>> = Vec::new();
+        let mut parts: Vec<Part> = Vec::new();
         for first in root.branches() {
-            let mut below = root.clone();
-            if below.select(first).is_err() {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            // Selected and cleared again on the root itself: a clone per branch would copy
+            // the whole problem (a second per thousand branches of a large one).
+            if root.select(first).is_err() {
+                root.clear_selection();
                 continue;
             }
-            let seconds = below.branches();
+            let seconds = root.branches();
+            root.clear_selection();
             if seconds.is_empty() {
-                parts.push(vec![first]);
+                parts.push(Part::one(first));
             }
-            parts.extend(seconds.into_iter().map(|second| vec![first, second]));
+            for chunk in seconds.chunks(STOP_LOOK_EVERY) {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                parts.extend(chunk.iter().map(|&second| Part::two(first, second)));
+            }
         }
         if parts.is_empty() {
-            parts.push(Vec::new());
+            parts.push(Part::default());
         }
-        parts
+        Some(parts)
     }
 
     /// Adds to `tally` the solutions that use the options `selection`, searched in `search`
@@ -683,6 +784,35 @@ impl Tiling {
     }
 }
 
+/// The options one part of a count selects: none, one or two, kept inline (a large count
+/// has millions of parts).
+#[derive(Debug, Clone, Copy, Default)]
+struct Part {
+    options: [usize; 2],
+    len: u8,
+}
+
+impl Part {
+    fn one(first: usize) -> Self {
+        Part {
+            options: [first, 0],
+            len: 1,
+        }
+    }
+
+    fn two(first: usize, second: usize) -> Self {
+        Part {
+            options: [first, second],
+            len: 2,
+        }
+    }
+
+    /// The options selected.
+    fn options(&self) -> &[usize] {
+        &self.options[..usize::from(self.len)]
+    }
+}
+
 /// Solutions counted so far: the solutions searched, their weighted sum (the labelled
 /// count before the merged group's labellings), and the distinct tilings (each with the
 /// tilings it stands for) and symmetry classes seen (each as its canonical cell labels).
@@ -729,7 +859,12 @@ struct MergedGroup {
 
 impl MergedGroup {
     /// The largest group of two or more identical pieces (the first if several tie).
-    fn largest(class: &[usize], placements: &[Placement]) -> Option<Self> {
+    /// Fails with [`TilingError::Stopped`] once `stop` is set.
+    fn largest(
+        class: &[usize],
+        placements: &[Placement],
+        stop: &AtomicBool,
+    ) -> Result<Option<Self>, TilingError> {
         let members_of = |first: usize| -> Vec<usize> {
             (0..class.len()).filter(|&p| class[p] == first).collect()
         };
@@ -737,31 +872,45 @@ impl MergedGroup {
             .filter(|&p| class[p] == p)
             .map(members_of)
             .filter(|members| members.len() > 1)
-            .max_by_key(|members| (members.len(), std::cmp::Reverse(members[0])))?;
+            .max_by_key(|members| (members.len(), std::cmp::Reverse(members[0])));
+        let Some(members) = members else {
+            return Ok(None);
+        };
+        let stopped = |index: usize| index % STOP_LOOK_EVERY == 0 && stop.load(Ordering::Relaxed);
         // Identical pieces have the same orientations, so the same cell sets; placement
         // cells are sorted, which makes them a key.
         let mut by_cells: HashMap<(usize, &[usize]), usize> = HashMap::new();
         for (index, placement) in placements.iter().enumerate() {
+            if stopped(index) {
+                return Err(TilingError::Stopped);
+            }
             by_cells.insert((placement.piece, &placement.cells), index);
         }
-        let same_cells = placements
-            .iter()
-            .enumerate()
-            .filter(|(_, placement)| placement.piece == members[0])
-            .map(|(index, placement)| {
-                let twins = members
-                    .iter()
-                    .map(|&member| by_cells[&(member, placement.cells.as_slice())])
-                    .collect();
-                (index, twins)
-            })
-            .collect();
+        let mut same_cells = HashMap::new();
+        for (index, placement) in placements.iter().enumerate() {
+            // A placement of the first member costs a lookup per member: look at `stop`
+            // at each.
+            if placement.piece != members[0] {
+                if stopped(index) {
+                    return Err(TilingError::Stopped);
+                }
+                continue;
+            }
+            if stop.load(Ordering::Relaxed) {
+                return Err(TilingError::Stopped);
+            }
+            let twins = members
+                .iter()
+                .map(|&member| by_cells[&(member, placement.cells.as_slice())])
+                .collect();
+            same_cells.insert(index, twins);
+        }
         let labellings = (1..=members.len() as u64).map(BigUint::from).product();
-        Some(MergedGroup {
+        Ok(Some(MergedGroup {
             members,
             same_cells,
             labellings,
-        })
+        }))
     }
 
     /// Calls `visit` with every labelling of `solution` (placement indices, the group's

@@ -152,10 +152,16 @@ pub fn counts_text(counted: &Counted, symmetry_broken: bool, json: bool) -> Stri
             Some(Stop::Interrupted) => "interrupted".to_string(),
             None => "stopped".to_string(),
         };
-        text.push_str(&format!(
-            "partial: {why}, {} of {} parts of the search finished; the counts are lower bounds\n",
-            counted.parts_done, counted.parts_total
-        ));
+        if counted.parts_total == 0 {
+            text.push_str(&format!(
+                "partial: {why} while the search was being prepared, before any part of it; the counts are lower bounds\n"
+            ));
+        } else {
+            text.push_str(&format!(
+                "partial: {why}, {} of {} parts of the search finished; the counts are lower bounds\n",
+                counted.parts_done, counted.parts_total
+            ));
+        }
     }
     text
 }

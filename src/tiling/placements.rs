@@ -1,6 +1,8 @@
 //! Where each piece can go: the checks that pieces and board can match at all, and every
 //! placement of every piece.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::board::Board;
 use super::count::{Placement, TilingError};
 use super::shapes::{Color, Piece};
@@ -44,17 +46,23 @@ fn color_count(colors: impl Iterator<Item = Option<Color>>) -> (usize, usize) {
 
 /// Every placement of every piece, piece by piece and orientation by orientation: each
 /// distinct orientation at every position where its cells lie on board cells of matching
-/// colours. A piece that fits nowhere is an error.
+/// colours, pushed to `placements`. A piece that fits nowhere is an error; so is `stop`
+/// set (looked at before each row of positions), [`TilingError::Stopped`], the placements
+/// found until then left in `placements`.
 pub(super) fn all_placements(
     board: &Board,
     pieces: &[Piece],
-) -> Result<Vec<Placement>, TilingError> {
+    stop: &AtomicBool,
+    placements: &mut Vec<Placement>,
+) -> Result<(), TilingError> {
     let width = board.width();
-    let mut placements = Vec::new();
     for (index, piece) in pieces.iter().enumerate() {
         let before = placements.len();
         for (orientation, cells) in piece.orientations().iter().enumerate() {
             for r in 0..board.height() as i32 {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(TilingError::Stopped);
+                }
                 for c in 0..width as i32 {
                     let fits =
                         cells
@@ -82,5 +90,5 @@ pub(super) fn all_placements(
             return Err(TilingError::NoPlacement(piece.name.clone()));
         }
     }
-    Ok(placements)
+    Ok(())
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{Counted, Tiling};
+use super::{Counted, Tiling, TilingError};
 
 /// How often a progress line is written.
 pub const LINE_INTERVAL: Duration = Duration::from_secs(1);
@@ -102,6 +102,30 @@ impl CountProgress {
     }
 }
 
+impl CountProgress {
+    /// Runs `count` with the callback that reports its parts here, writing a line every
+    /// [`LINE_INTERVAL`] while it runs (when lines are asked for) and finishing at the end.
+    fn around<T>(&self, count: impl FnOnce(&(dyn Fn(usize, usize, u64) + Sync)) -> T) -> T {
+        // Dropping `finished` when the count returns ends the progress lines.
+        let (finished, ticker) = mpsc::channel::<()>();
+        let result = std::thread::scope(|scope| {
+            if self.lines.is_some() {
+                scope.spawn(move || {
+                    while ticker.recv_timeout(LINE_INTERVAL) == Err(mpsc::RecvTimeoutError::Timeout)
+                    {
+                        self.write_line();
+                    }
+                });
+            }
+            let result = count(&|done, total, n| self.part(done, total, n));
+            drop(finished);
+            result
+        });
+        self.finish();
+        result
+    }
+}
+
 impl Tiling {
     /// [`count_parallel_within`](Self::count_parallel_within) (stopped after `timeout`, or
     /// once `interrupt` is set), its progress reported to `progress` (a line every
@@ -113,24 +137,24 @@ impl Tiling {
         interrupt: &AtomicBool,
         progress: &CountProgress,
     ) -> Counted {
-        // Dropping `finished` when the count returns ends the progress lines.
-        let (finished, ticker) = mpsc::channel::<()>();
-        let counted = std::thread::scope(|scope| {
-            if progress.lines.is_some() {
-                scope.spawn(move || {
-                    while ticker.recv_timeout(LINE_INTERVAL) == Err(mpsc::RecvTimeoutError::Timeout)
-                    {
-                        progress.write_line();
-                    }
-                });
-            }
-            let counted = self.count_parallel_within(pool, timeout, interrupt, |done, total, n| {
-                progress.part(done, total, n)
-            });
-            drop(finished);
-            counted
-        });
-        progress.finish();
-        counted
+        progress.around(|on_part| self.count_parallel_within(pool, timeout, interrupt, on_part))
+    }
+
+    /// [`prepare_and_count_within`](Self::prepare_and_count_within) (the timeout and
+    /// `interrupt` covering the building of the problem by `prepare` too), its progress
+    /// reported to `progress` as by [`count_with_progress`](Self::count_with_progress).
+    pub fn prepare_and_count_with_progress<F>(
+        prepare: F,
+        pool: &rayon::ThreadPool,
+        timeout: Option<Duration>,
+        interrupt: &AtomicBool,
+        progress: &CountProgress,
+    ) -> Result<Counted, TilingError>
+    where
+        F: FnOnce(&AtomicBool) -> Result<Tiling, TilingError>,
+    {
+        progress.around(|on_part| {
+            Self::prepare_and_count_within(prepare, pool, timeout, interrupt, on_part)
+        })
     }
 }

@@ -1,8 +1,10 @@
 //! The board's symmetries as the search uses them: which pieces are identical, the images
 //! of a placement, and the piece whose placements are cut to one per orbit.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::board::Board;
-use super::count::Placement;
+use super::count::{Placement, TilingError, STOP_LOOK_EVERY};
 use super::shapes::Piece;
 
 /// What the board's symmetries and the pieces' twins give a search.
@@ -49,21 +51,33 @@ impl Symmetries {
     }
 
     /// The piece whose placements are cut to one per orbit, if the board has symmetries and
-    /// `wanted`: the piece without a twin that keeps the fewest placements.
-    pub fn broken_piece(&self, placements: &[Placement], wanted: bool) -> Option<usize> {
-        let twins = |piece: usize| {
-            self.class
-                .iter()
-                .filter(|&&c| c == self.class[piece])
-                .count()
-        };
-        (0..self.class.len())
-            .filter(|&p| twins(p) == 1 && self.permutations.len() > 1 && wanted)
-            .min_by_key(|&p| {
-                placements
-                    .iter()
-                    .filter(|pl| pl.piece == p && self.smallest_of_images(pl))
-                    .count()
-            })
+    /// `wanted`: the piece without a twin that keeps the fewest placements (the first if
+    /// several tie). Fails with [`TilingError::Stopped`] once `stop` is set.
+    pub fn broken_piece(
+        &self,
+        placements: &[Placement],
+        wanted: bool,
+        stop: &AtomicBool,
+    ) -> Result<Option<usize>, TilingError> {
+        if !wanted || self.permutations.len() < 2 {
+            return Ok(None);
+        }
+        let mut members = vec![0usize; self.class.len()];
+        for &class in &self.class {
+            members[class] += 1;
+        }
+        let alone = |piece: usize| members[self.class[piece]] == 1;
+        let mut kept = vec![0usize; self.class.len()];
+        for (index, placement) in placements.iter().enumerate() {
+            if index % STOP_LOOK_EVERY == 0 && stop.load(Ordering::Relaxed) {
+                return Err(TilingError::Stopped);
+            }
+            if alone(placement.piece) && self.smallest_of_images(placement) {
+                kept[placement.piece] += 1;
+            }
+        }
+        Ok((0..self.class.len())
+            .filter(|&p| alone(p))
+            .min_by_key(|&p| kept[p]))
     }
 }
