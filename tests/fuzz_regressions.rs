@@ -23,6 +23,12 @@ fn a_file_refused_by_resume_keeps_its_last_line() {
         (&b"{\"line\":1}\nnot json\n{\"li"[..], OutputFormat::Jsonl),
         (&b"puzzle\n..3..\n..4.."[..], OutputFormat::Csv),
         (&b"line,status\n1,ok\n\"x\n2,o"[..], OutputFormat::Csv),
+        // An unclosed quote in a file's middle is not a row cut short (its line field is
+        // not a number), however many lines follow it.
+        (
+            &b"line,status\n1,ok\n\"x\n2,o\n3,ok\n"[..],
+            OutputFormat::Csv,
+        ),
     ] {
         let (result, after) = resume_bytes(bytes, format);
         assert!(result.is_err(), "{format:?} {bytes:?} was accepted");

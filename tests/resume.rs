@@ -309,3 +309,45 @@ fn a_file_made_from_other_records_at_the_same_places_is_refused() {
         without_last_field(&whole)
     );
 }
+
+#[test]
+fn a_file_cut_inside_a_carried_field_of_several_lines_is_completed() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let mut csv = String::from("puzzle,id\n");
+    for (i, line) in text.lines().skip(1).take(6).enumerate() {
+        let puzzle = &line[..81];
+        csv.push_str(&format!(
+            "{puzzle},\"id {i}\nsecond line, with comma \"\"q\"\"\r\nthird\"\n"
+        ));
+    }
+    let input = dir.path().join("q.csv");
+    std::fs::write(&input, csv).unwrap();
+    let full = dir.path().join("full.csv");
+    let inputs = [input];
+    assert_eq!(
+        run_in(&solve_args(&full, &inputs, &[])).status.code(),
+        Some(0)
+    );
+    let whole = std::fs::read(&full).unwrap();
+    // The rows of the uninterrupted file, `micros` aside (each row is its own CSV record).
+    let rows = |bytes: &[u8]| -> Vec<Vec<String>> {
+        let mut reader = csv::Reader::from_reader(bytes);
+        reader
+            .records()
+            .map(|row| {
+                let row = row.unwrap();
+                row.iter().take(row.len() - 1).map(String::from).collect()
+            })
+            .collect()
+    };
+    let cut = dir.path().join("cut.csv");
+    // Every byte, so that many cuts fall inside the quoted `id` fields.
+    for at in 0..=whole.len() {
+        std::fs::write(&cut, &whole[..at]).unwrap();
+        let out = run_in(&solve_args(&cut, &inputs, &["--resume"]));
+        assert_eq!(out.status.code(), Some(0), "cut at {at}: {out:?}");
+        let resumed = std::fs::read(&cut).unwrap();
+        assert_eq!(rows(&resumed), rows(&whole), "cut at {at}");
+    }
+}

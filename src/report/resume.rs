@@ -91,20 +91,20 @@ pub fn resume_output(
     file.seek(SeekFrom::Start(0)).map_err(io_error)?;
     // The whole lines are read before anything is cut: a file that turns out not to be a
     // results file (a user's data named by mistake) is refused as it was.
-    let lines = BufReader::new((&mut file).take(whole));
     let scanned = match format {
-        OutputFormat::Csv if header => scan_csv(lines),
-        OutputFormat::Csv => scan_headerless_csv(lines),
-        OutputFormat::Jsonl => scan_jsonl(lines),
+        OutputFormat::Csv => scan_csv(&mut file, whole, header),
+        OutputFormat::Jsonl => {
+            scan_jsonl(BufReader::new((&mut file).take(whole))).map(|point| (point, whole))
+        }
     };
-    let point = scanned.map_err(|why| ResumeError::NotResults {
+    let (point, cut_at) = scanned.map_err(|why| ResumeError::NotResults {
         path: path.to_path_buf(),
         why,
     })?;
     Ok(Resumed {
         file: ResumedFile {
             file,
-            cut_at: Some(whole),
+            cut_at: Some(cut_at),
         },
         point,
     })
@@ -129,76 +129,186 @@ fn whole_lines_length(file: &mut File) -> io::Result<u64> {
     Ok(0)
 }
 
-/// The header and the last row of a CSV results file.
+/// The header (when `header`) and the last row of a CSV results file whose whole lines
+/// are its first `whole` bytes, and the length its whole rows take: a row cut short
+/// inside a quoted field that holds a line break ends at an LF that is not the row's own,
+/// and is left out.
 ///
 /// Rows end at LF alone, as the torn last line is found: a results file ends its rows with
 /// LF (or CRLF, once converted), and quotes any field that holds a CR, so a bare CR is
 /// part of its field (the csv crate's default, a row ended by a bare CR too, let a file
 /// count more rows than it has lines). The CR of a CRLF is taken off the row's last field.
-fn scan_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
+fn scan_csv(
+    file: &mut File,
+    whole: u64,
+    header: bool,
+) -> Result<(Option<ResumePoint>, u64), String> {
     let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
+        .has_headers(header)
+        .flexible(!header)
         .terminator(csv::Terminator::Any(b'\n'))
-        .from_reader(lines);
-    let mut columns: Vec<String> = match reader.headers() {
-        Ok(header) => header.iter().map(String::from).collect(),
-        Err(error) => return Err(format!("not CSV: {error}")),
-    };
-    without_cr(&mut columns);
-    if columns.len() <= 1 && columns.iter().all(String::is_empty) {
-        return Ok(None);
+        .from_reader(BufReader::new((&mut *file).take(whole)));
+    let mut columns: Vec<String> = Vec::new();
+    if header {
+        columns = match reader.headers() {
+            Ok(header) => header.iter().map(String::from).collect(),
+            Err(error) => return Err(format!("not CSV: {error}")),
+        };
+        without_cr(&mut columns);
+        if columns.len() <= 1 && columns.iter().all(String::is_empty) {
+            return Ok((None, whole));
+        }
+        // A JSON Lines results file read as CSV: its first line is an object.
+        if columns
+            .first()
+            .is_some_and(|first| first.starts_with("{\""))
+        {
+            return Err(
+                "its rows are JSON Lines, not CSV (a file written with --output-format jsonl needs it again)"
+                    .into(),
+            );
+        }
     }
-    // A JSON Lines results file read as CSV: its first line is an object.
-    if columns
-        .first()
-        .is_some_and(|first| first.starts_with("{\""))
-    {
-        return Err(
-            "its rows are JSON Lines, not CSV (a file written with --output-format jsonl needs it again)"
-                .into(),
-        );
+    let rows = count_rows(&mut reader);
+    drop(reader);
+    let line_column = columns.iter().position(|c| c == "line");
+    let rows = settle(rows?, file, whole, line_column)?;
+    let mut last_row: Vec<String> = rows.last.iter().map(String::from).collect();
+    without_cr(&mut last_row);
+    let cut_at = rows.torn_from.unwrap_or(whole);
+    if !header {
+        return Ok((
+            (rows.count > 0).then(|| ResumePoint::headerless(rows.count, last_row)),
+            cut_at,
+        ));
     }
-    let (rows, last_row) = count_rows(&mut reader)?;
     let headed = columns.iter().any(|c| c == "line");
-    ResumePoint::after(columns, rows, last_row)
-        .map(Some)
+    ResumePoint::after(columns, rows.count, last_row)
+        .map(|point| (Some(point), cut_at))
         .map_err(|why| match headed {
             true => why,
             false => format!("{why} (a file written with --no-header needs it again)"),
         })
 }
 
-/// The rows and the last row of a CSV results file written without a header.
-fn scan_headerless_csv(lines: impl Read) -> Result<Option<ResumePoint>, String> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_reader(lines);
-    let (rows, last_row) = count_rows(&mut reader)?;
-    Ok((rows > 0).then(|| ResumePoint::headerless(rows, last_row)))
+/// The rows a CSV reader found, before the last one is known to be whole.
+struct Rows {
+    /// Rows read.
+    count: u64,
+    /// The last row read (empty without rows), and the one before it.
+    last: csv::StringRecord,
+    previous: csv::StringRecord,
+    /// Where the last row read starts, in bytes from the file's start.
+    last_start: u64,
+    /// A row that could not be read with nothing after it: where it starts, why, and
+    /// the fields read of it.
+    failed_last: Option<(u64, String, csv::StringRecord)>,
 }
 
-/// The rows left in `reader`, and the last of them (empty without rows).
-fn count_rows(reader: &mut csv::Reader<impl Read>) -> Result<(u64, Vec<String>), String> {
-    let mut rows = 0u64;
-    let mut last = csv::StringRecord::new();
+/// The rows left in `reader`, the last two of them, and a last one that cannot be read.
+fn count_rows(reader: &mut csv::Reader<impl Read>) -> Result<Rows, String> {
+    let mut rows = Rows {
+        count: 0,
+        last: csv::StringRecord::new(),
+        previous: csv::StringRecord::new(),
+        last_start: 0,
+        failed_last: None,
+    };
     let mut record = csv::StringRecord::new();
     loop {
+        let start = reader.position().byte();
         match reader.read_record(&mut record) {
             Ok(true) => {
-                rows += 1;
-                std::mem::swap(&mut last, &mut record);
+                rows.count += 1;
+                // Kept by swapping, not copying: a results file may have millions of rows.
+                std::mem::swap(&mut rows.previous, &mut rows.last);
+                std::mem::swap(&mut rows.last, &mut record);
+                rows.last_start = start;
             }
             Ok(false) => break,
-            Err(error) => return Err(format!("row {}: {error}", rows + 1)),
+            Err(error) => {
+                let why = format!("row {}: {error}", rows.count + 1);
+                // The last row, cut inside a quoted field, may have too few fields.
+                if matches!(reader.read_record(&mut csv::StringRecord::new()), Ok(false)) {
+                    rows.failed_last = Some((start, why, record));
+                    break;
+                }
+                return Err(why);
+            }
         }
     }
-    let mut last_row: Vec<String> = last.iter().map(String::from).collect();
-    without_cr(&mut last_row);
-    Ok((rows, last_row))
+    Ok(rows)
 }
 
+/// What the rows of the first `whole` bytes of `file` come to.
+struct SettledRows {
+    /// Whole rows.
+    count: u64,
+    /// The last whole row (empty without rows).
+    last: csv::StringRecord,
+    /// Where a row cut short inside a quoted field starts: the file's whole rows end there.
+    torn_from: Option<u64>,
+}
+
+/// Settles whether the last row of `rows` (read from the first `whole` bytes of `file`)
+/// is whole. A results file quotes its fields in pairs of quotes, so a row whose bytes
+/// hold an odd number of them was cut inside a quoted field, if its `line` field (at
+/// `line_column`; never quoted) is a line number: it is left out, and so is a last row
+/// that could not be read for that reason. Any other row that cannot be read makes the
+/// file not a results file (as does an unclosed quote in a user's data).
+fn settle(
+    rows: Rows,
+    file: &mut File,
+    whole: u64,
+    line_column: Option<usize>,
+) -> Result<SettledRows, String> {
+    let mut cut_in_quotes = |start: u64, record: &csv::StringRecord| -> Result<bool, String> {
+        let numbered = line_column
+            .and_then(|column| record.get(column))
+            .is_some_and(|line| line.parse::<u64>().is_ok());
+        let quotes = quotes_between(file, start, whole).map_err(|e| e.to_string())?;
+        Ok(numbered && quotes % 2 == 1)
+    };
+    if let Some((start, why, record)) = &rows.failed_last {
+        if !cut_in_quotes(*start, record)? {
+            return Err(why.clone());
+        }
+        let start = *start;
+        return Ok(SettledRows {
+            count: rows.count,
+            last: rows.last,
+            torn_from: Some(start),
+        });
+    }
+    if rows.count > 0 && cut_in_quotes(rows.last_start, &rows.last)? {
+        return Ok(SettledRows {
+            count: rows.count - 1,
+            last: rows.previous,
+            torn_from: Some(rows.last_start),
+        });
+    }
+    Ok(SettledRows {
+        count: rows.count,
+        last: rows.last,
+        torn_from: None,
+    })
+}
+
+/// How many `"` bytes `file` holds from byte `start` to byte `end`.
+fn quotes_between(file: &mut File, start: u64, end: u64) -> io::Result<u64> {
+    file.seek(SeekFrom::Start(start))?;
+    let mut quotes = 0;
+    let mut reader = BufReader::new(file.take(end.saturating_sub(start)));
+    loop {
+        let block = reader.fill_buf()?;
+        if block.is_empty() {
+            return Ok(quotes);
+        }
+        quotes += memchr::memchr_iter(b'"', block).count() as u64;
+        let length = block.len();
+        reader.consume(length);
+    }
+}
 /// Takes the CR of a CRLF line ending off a row's last field.
 fn without_cr(fields: &mut [String]) {
     if let Some(last) = fields.last_mut() {
