@@ -19,9 +19,10 @@ fn a_scripted_game_ends_with_the_winner_and_a_log_that_validates() {
     use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("games.txt");
-    // Bad inputs and a full column are asked again; `u` takes back Red's 5; Red then wins
-    // on the bottom row (the last line of the script is never read).
-    let script = "4\n4\n9\nx\n5\nu\n5\n5\n6\n6\n4\n4\n4\n4\n4\n3\n7\n";
+    // Bad inputs (a line that is not UTF-8 among them) and a full column are asked again;
+    // `u` takes back Red's 5; Red then wins on the bottom row (the last line of the
+    // script is never read).
+    let script = b"4\n4\n9\nx\n\xff\n5\nu\n5\n5\n6\n6\n4\n4\n4\n4\n4\n3\n7\n";
     let mut child = common::puzzlebench()
         .args(["connect4", "play", "--red", "human", "--yellow", "human"])
         .args(["--log", log.to_str().unwrap()])
@@ -29,17 +30,13 @@ fn a_scripted_game_ends_with_the_winner_and_a_log_that_validates() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(script).unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("\"9\" is not a column: type a number from 1 to 7."));
     assert!(text.contains("\"x\" is not a column"));
+    assert!(text.contains("\"\u{fffd}\" is not a column"), "{text}");
     assert!(text.contains("Undone: back to move 3."));
     assert!(text.contains("Column 4 is full; pick another."));
     // Plain characters when standard output is not a terminal; the line in brackets.
@@ -265,4 +262,23 @@ fn perfect_player_moving_first_wins_every_game_from_the_empty_board() {
         })
         .collect();
     assert!(lost.is_empty(), "the perfect player did not win: {lost:?}");
+}
+
+#[test]
+fn an_empty_start_is_the_empty_board() {
+    let output = common::run_with_stdin(
+        &[
+            "connect4", "play", "--red", "human", "--yellow", "human", "--start", "",
+        ],
+        b"4\nq\n",
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("Red"), "{text}");
+    assert!(
+        !String::from_utf8_lossy(&output.stderr).contains("no moves"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Red's 4 was the first move: Yellow is to move next.
+    assert!(text.contains("Yellow (O), your move"), "{text}");
 }

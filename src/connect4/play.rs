@@ -311,11 +311,14 @@ fn ask_move<M: Bits>(
             options.width
         )?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        // Bytes, not `read_line`: a line that is not UTF-8 is a wrong answer, asked
+        // again, not the end of the game.
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
             writeln!(out)?;
             return Ok(Asked::InputEnded);
         }
+        let line = String::from_utf8_lossy(&bytes);
         let answer = line.trim();
         match answer {
             "u" | "U" | "undo" => return Ok(Asked::Undo),

@@ -78,9 +78,12 @@ impl PlayOptions {
             ColourChoice::Always => true,
             ColourChoice::Never => false,
         };
+        // `--start ''` (a script's empty variable) is the empty board, as no `--start`.
         let opening = match &self.start {
-            Some(moves) => GameLog::parse(moves, Notation::Digits)?.columns,
-            None => Vec::new(),
+            Some(moves) if !moves.trim().is_empty() => {
+                GameLog::parse(moves, Notation::Digits)?.columns
+            }
+            _ => Vec::new(),
         };
         let book = match &self.book {
             Some(path) => Some(AnyBook::read(path, width, height)?),
