@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{repo_datasets, run, run_with_stdin, stderr, write};
+use common::{repo_datasets, run, run_with_stdin, shell_in, stderr, write};
 
 #[test]
 fn an_output_naming_an_input_is_refused_and_the_input_kept() {
@@ -38,19 +38,6 @@ fn an_output_naming_an_input_is_refused_and_the_input_kept() {
     assert!(std::fs::read_to_string(&other)
         .unwrap()
         .starts_with("line,status"));
-}
-
-/// Runs `puzzlebench ARGS REDIRECTIONS` through the shell, in `dir`.
-fn shell_in(dir: &std::path::Path, args: &str, redirections: &str) -> std::process::Output {
-    let command = format!(
-        "{} {args} {redirections}",
-        env!("CARGO_BIN_EXE_puzzlebench")
-    );
-    std::process::Command::new("sh")
-        .args(["-c", &command])
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 #[test]

@@ -4,21 +4,14 @@
 
 mod common;
 
+use std::path::Path;
 use std::process::Output;
 
 use common::repo_datasets;
 
-/// Runs `puzzlebench ARGS REDIRECTIONS` through the shell.
+/// Runs `puzzlebench ARGS REDIRECTIONS` through the shell, in the repository's root.
 fn shell(args: &str, redirections: &str) -> Output {
-    let command = format!(
-        "{} {args} {redirections}",
-        env!("CARGO_BIN_EXE_puzzlebench")
-    );
-    std::process::Command::new("sh")
-        .args(["-c", &command])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap()
+    common::shell_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, redirections)
 }
 
 fn sudoku_file() -> String {

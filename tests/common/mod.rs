@@ -36,6 +36,20 @@ pub fn run_with_stdin(args: &[&str], input: &[u8]) -> Output {
     output
 }
 
+/// Runs `puzzlebench ARGS REDIRECTIONS` through the shell, in `dir`: for closed, full or
+/// redirected standard streams.
+pub fn shell_in(dir: &Path, args: &str, redirections: &str) -> Output {
+    let command = format!(
+        "{} {args} {redirections}",
+        env!("CARGO_BIN_EXE_puzzlebench")
+    );
+    Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(dir)
+        .output()
+        .expect("the shell runs")
+}
+
 /// `bytes` written to `name` in `dir`; the file's path.
 pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);
