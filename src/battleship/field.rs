@@ -96,6 +96,13 @@ impl Field {
             }
         }
         let text = text.trim();
+        if text.is_empty() {
+            // Only white space, which the batch reader does not skip as a blank line
+            // (a vertical tab): no cell at all.
+            return Err(FieldError::Size(
+                "the field has no cells, only white space".into(),
+            ));
+        }
         let format = match format {
             FieldFormat::Auto if text.starts_with('[') => FieldFormat::Json,
             FieldFormat::Auto if text.contains('\n') => FieldFormat::Blocks,
@@ -495,6 +502,19 @@ mod tests {
         let wide = [b'1'; 65];
         assert!(well_formed_rows(&wide, &mut Rows::new()).is_none());
         assert!(fast > 5_000, "only {fast} fields read by the table");
+    }
+
+    #[test]
+    fn a_field_of_only_white_space_has_no_cells() {
+        for text in ["\u{b}", "\u{b}\u{c}", " \u{b} \n "] {
+            assert_eq!(
+                Field::parse(text, FieldFormat::Auto, None)
+                    .unwrap_err()
+                    .to_string(),
+                "the field has no cells, only white space",
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

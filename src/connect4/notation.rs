@@ -92,7 +92,7 @@ impl GameLog {
     /// Reads one line into this log, reusing its buffers (a batch reads millions of games
     /// with one log per thread). On an error the log's content is unspecified.
     pub fn parse_into(&mut self, line: &str, notation: Notation) -> Result<(), NotationError> {
-        let text = line.trim();
+        let text = line.trim_ascii();
         if text.is_empty() {
             return Err(NotationError::Empty);
         }

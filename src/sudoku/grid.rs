@@ -226,11 +226,12 @@ impl Grid {
     }
 
     /// Parses a line of the line format. The size is inferred from the length unless
-    /// `side` is given. White space before and after the grid is ignored (columns in
-    /// errors still count it).
+    /// `side` is given. ASCII white space before and after the grid is ignored (columns
+    /// in errors still count it): the same white space as a blank line's, so that a line
+    /// is either skipped as blank or read with every other character counted.
     pub fn from_line(line: &str, side: Option<usize>) -> Result<Self, GridError> {
-        let until_end = line.trim_end();
-        let text = until_end.trim_start_matches(|c: char| c.is_ascii_whitespace());
+        let until_end = line.trim_ascii_end();
+        let text = until_end.trim_ascii_start();
         // ASCII blanks: a byte and a column each.
         let leading = until_end.len() - text.len();
         let ascii = text.is_ascii();
@@ -470,6 +471,20 @@ mod tests {
         let bad = format!("  {}x", &SEED1[..80]);
         match Grid::from_line(&bad, None) {
             Err(GridError::BadCharacter { column, .. }) => assert_eq!(column, 83),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn only_ascii_blanks_are_trimmed_so_every_other_character_is_counted() {
+        // A vertical tab is not a blank of the batch reader's (a line of it is a record),
+        // so it counts here too; the form feed after it is trimmed.
+        assert_eq!(
+            Grid::from_line("\u{b}\u{c}", None).unwrap_err().to_string(),
+            "the line has 1 character; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)"
+        );
+        match Grid::from_line(&format!("{SEED1}\u{a0}"), None) {
+            Err(GridError::WrongLength { found: 82, .. }) => {}
             other => panic!("{other:?}"),
         }
     }

@@ -188,7 +188,7 @@ impl SolveJob {
         match (record.content, &layout.puzzle) {
             (RecordContent::Line(text), _) => Ok(text),
             (RecordContent::Fields(fields), Some((index, name))) => {
-                let text = trimmed(JobError::field(fields, *index, name)?);
+                let text = JobError::field(fields, *index, name)?.trim_ascii();
                 if text.is_empty() {
                     Err(JobError::Invalid(format!(
                         "empty puzzle in column {}",
@@ -343,20 +343,6 @@ impl Job for SolveJob {
     }
 }
 
-/// `text` without white space at either end, as [`str::trim`] gives it: a field that
-/// starts and ends with a visible ASCII character (nearly every one) is taken as it is,
-/// where `trim` decodes a character at each end (two fields of a Kaggle row: about 1% of
-/// the worker's time).
-fn trimmed(text: &str) -> &str {
-    let visible = |byte: Option<&u8>| byte.is_some_and(|b| b.is_ascii_graphic());
-    let bytes = text.as_bytes();
-    if visible(bytes.first()) && visible(bytes.last()) {
-        text
-    } else {
-        text.trim()
-    }
-}
-
 /// The error of a solution that is not the one in column `name`.
 fn differs(name: &str) -> String {
     format!("the solution differs from column {}", Excerpt::quoted(name))
@@ -485,7 +471,7 @@ impl SolveJob {
         let tally = match (self.with_expected, &layout.expected, record.content) {
             (false, _, _) => None,
             (true, Some((index, name)), RecordContent::Fields(fields)) => {
-                let expected = trimmed(JobError::field(fields, *index, name)?);
+                let expected = JobError::field(fields, *index, name)?.trim_ascii();
                 let verdict = if self.matches(&row[solution_at..], expected) {
                     "match"
                 } else {
@@ -555,7 +541,7 @@ impl SolveJob {
         let verdict = match (self.with_expected, &layout.expected, record.content) {
             (false, _, _) => None,
             (true, Some((index, name)), RecordContent::Fields(fields)) => {
-                let expected = trimmed(JobError::field(fields, *index, name)?);
+                let expected = JobError::field(fields, *index, name)?.trim_ascii();
                 let matches = solution
                     .as_deref()
                     .is_some_and(|s| self.matches(s.as_bytes(), expected));
@@ -740,35 +726,5 @@ impl GeneratedSet {
         let mut out = Vec::new();
         write_generated(&mut out, &puzzles, false).expect("writing to memory cannot fail");
         Ok(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::trimmed;
-
-    #[test]
-    fn trimmed_is_trim() {
-        let samples = [
-            "",
-            " ",
-            "a",
-            " a",
-            "a ",
-            " a b ",
-            "\t1.2\r",
-            "\u{3000}x",
-            "x\u{a0}",
-            "é",
-            " é",
-            "\u{85}",
-            ".",
-            "..",
-            "#x#",
-            "\u{2003}",
-        ];
-        for text in samples {
-            assert_eq!(trimmed(text), text.trim(), "{text:?}");
-        }
     }
 }
