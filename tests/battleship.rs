@@ -511,6 +511,39 @@ fn a_long_bad_fleet_is_quoted_cut_short() {
 }
 
 #[test]
+fn every_field_generated_with_a_fault_is_invalid() {
+    use puzzlebench::battleship::generate::{write_fields, FieldBatch};
+    // One-cell ships moved to open water stay a valid fleet: the generator must notice
+    // and break the field some other way.
+    for (fleet, rules, size) in [
+        ("1,1,1,1", Rules::Touching, (10, 10)),
+        ("1,1,1,1,1,1", Rules::Separated, (6, 6)),
+        ("4,3,3,2,2,2,1,1,1,1", Rules::Separated, (10, 10)),
+        ("2,2,1", Rules::Touching, (3, 3)),
+    ] {
+        let fleet = Fleet::parse(fleet).unwrap();
+        let batch = FieldBatch {
+            count: 300,
+            seed: 11,
+            rules,
+            fleet: fleet.clone(),
+            size,
+            faults: 1.0,
+        };
+        let mut out = Vec::new();
+        write_fields(&batch, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 300);
+        for line in text.lines() {
+            if let Ok(field) = Field::parse(line, FieldFormat::Auto, Some(size)) {
+                let verdict = validate(&field, &fleet, rules, false);
+                assert!(!verdict.is_valid(), "{fleet} {rules:?}: {line}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_fleet_the_generator_cannot_place_at_random_is_not_said_not_to_fit() {
     use puzzlebench::battleship::generate::{write_fields, FieldBatch};
     // 28 ships of 56 on 56×56 fit, separated, on every other row, but random tries do not

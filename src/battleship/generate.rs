@@ -3,7 +3,7 @@
 use rand::{Rng, SeedableRng};
 
 use super::field::Field;
-use super::validate::{Fleet, Rules};
+use super::validate::{validate, Fleet, Rules};
 
 /// Random tries [`random_fleet`] makes before it gives up.
 pub const FLEET_TRIES: usize = 1000;
@@ -138,6 +138,25 @@ pub fn move_random_cell<R: Rng>(field: &mut Field, rng: &mut R) {
     field.set(to_row, to_col, true);
 }
 
+/// Moves made from the same field before [`break_by_moving`] flips a cell instead.
+const MOVE_TRIES: usize = 100;
+
+/// Moves one random ship cell of `field` so that it no longer holds `fleet` under
+/// `rules`. A move can leave the fleet whole (a one-cell ship moved to open water), so up
+/// to [`MOVE_TRIES`] moves are tried from the same field; then one cell is flipped, which
+/// changes the number of ship cells and so always breaks the fleet.
+pub fn break_by_moving<R: Rng>(field: &mut Field, fleet: &Fleet, rules: Rules, rng: &mut R) {
+    for _ in 0..MOVE_TRIES {
+        let mut moved = field.clone();
+        move_random_cell(&mut moved, rng);
+        if !validate(&moved, fleet, rules, false).is_valid() {
+            *field = moved;
+            return;
+        }
+    }
+    flip_random_cell(field, rng);
+}
+
 /// What to generate: a file of fields, some broken on purpose (the settings of
 /// `battleship generate`).
 #[derive(Debug, Clone, PartialEq, clap::Args)]
@@ -157,8 +176,9 @@ pub struct FieldBatch {
     /// Field size WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "10x10", value_parser = crate::battleship::parse_size)]
     pub size: (usize, usize),
-    /// Share of fields broken on purpose: of those, half get one ship cell moved, four in
-    /// ten one cell flipped, one in ten a character that is not a cell.
+    /// Share of fields broken on purpose, each one so that it no longer holds the fleet:
+    /// of those, half get one ship cell moved, four in ten one cell flipped, one in ten a
+    /// character that is not a cell.
     #[arg(long, default_value_t = 0.0)]
     pub faults: f64,
 }
@@ -238,7 +258,7 @@ pub fn write_fields(
         if rng.gen_bool(batch.faults) {
             match rng.gen_range(0..10) {
                 0 => garbled = true,
-                1..=5 => move_random_cell(&mut field, &mut rng),
+                1..=5 => break_by_moving(&mut field, &batch.fleet, batch.rules, &mut rng),
                 _ => flip_random_cell(&mut field, &mut rng),
             }
         }
