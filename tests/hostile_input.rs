@@ -552,3 +552,59 @@ fn a_named_pipe_is_opened_once_and_every_record_read() {
         );
     }
 }
+
+/// A CSV file without a header row is refused, not read with its first record taken for
+/// the column names (a record lost with exit code 0): Sudoku (also after a blank first
+/// line), Connect Four's game logs and positions. With a header, the same records run.
+#[test]
+fn a_csv_whose_first_row_is_a_record_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle =
+        "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
+    let cases: [(&[&str], String, &str); 4] = [
+        (
+            &["sudoku", "solve"],
+            format!("{puzzle},\n{puzzle},\n"),
+            "quizzes,solutions",
+        ),
+        (
+            &["sudoku", "solve"],
+            format!("\n{puzzle},\n"),
+            "quizzes,solutions",
+        ),
+        (
+            &["connect4", "validate"],
+            "4455667,1\n445566,2\n".into(),
+            "moves,id",
+        ),
+        (
+            &["connect4", "solve"],
+            "445566 18\n4455 0\n".into(),
+            "moves,score",
+        ),
+    ];
+    for (i, (command, text, header)) in cases.iter().enumerate() {
+        let path = common::write(dir.path(), &format!("case{i}.csv"), text);
+        let mut args = command.to_vec();
+        args.push(path.to_str().unwrap());
+        let output = run(&args);
+        let stderr = common::stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(common::stdout(&output).is_empty(), "{command:?}");
+        assert!(
+            stderr.contains("its first row is a record, not a header (column 1 holds \"")
+                && stderr.contains(&format!("such as {header}")),
+            "{command:?}: {stderr}"
+        );
+        // The same records under a header: every one gets its row.
+        let named = common::write(
+            dir.path(),
+            &format!("named{i}.csv"),
+            format!("{header}\n{}", text.trim_start()),
+        );
+        args.pop();
+        args.push(named.to_str().unwrap());
+        let (_, rows) = parse_csv(&common::stdout(&run(&args)));
+        assert_eq!(rows.len(), text.trim_start().lines().count(), "{command:?}");
+    }
+}

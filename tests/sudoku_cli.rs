@@ -91,7 +91,7 @@ fn csv_with_expected_solutions_and_an_empty_cell() {
     std::fs::write(
         &path,
         format!(
-            "quizzes,solutions\n{SEED1},{SEED1_SOLUTION}\n,{SEED1_SOLUTION}\n\n# comment\n{SEED1},{bad_solution}\n{SEED1}x,\n"
+            "quizzes,solutions\n{SEED1},{SEED1_SOLUTION}\n,{SEED1_SOLUTION}\n\n# comment\n{SEED1},{bad_solution}\n{SEED1}x,\n{SEED1},\n{SEED1},abc\n"
         ),
     )
     .unwrap();
@@ -119,13 +119,21 @@ fn csv_with_expected_solutions_and_an_empty_cell() {
                 "6",
                 "solved",
                 "mismatch",
-                "the solution differs from column \"solutions\""
+                "the solution differs from column \"solutions\" first at row 1, column 1: 5, expected 9"
             ],
             [
                 "7",
                 "error",
                 "",
                 "column \"quizzes\": the line has 82 characters; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)"
+            ],
+            // An empty expected cell expects nothing.
+            ["8", "solved", "", ""],
+            [
+                "9",
+                "solved",
+                "mismatch",
+                "column \"solutions\" is not a solution: the line has 3 characters; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)"
             ],
         ]
     );

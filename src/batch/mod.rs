@@ -245,6 +245,21 @@ pub enum JobError {
     /// The input is of a format the job does not read (e.g. CSV for a line format).
     #[error("{0}")]
     UnsupportedInput(&'static str),
+    /// A CSV input's first row is a record, not a header: the file has none, and its first
+    /// record would be taken for the column names and get no row.
+    #[error(
+        "its first row is a record, not a header (column {column} holds {}): a CSV input \
+         needs a header row naming its columns, such as {example}",
+        Excerpt::quoted(value)
+    )]
+    HeaderIsARecord {
+        /// The 1-based column that reads as a record.
+        column: usize,
+        /// What it holds.
+        value: String,
+        /// A header the job reads, in words.
+        example: &'static str,
+    },
     /// The record is not a valid record of the puzzle: what is wrong, and where.
     #[error("{0}")]
     Invalid(String),
@@ -263,6 +278,25 @@ impl JobError {
                 name: name.to_string(),
                 header: header.to_vec(),
             })
+    }
+
+    /// Refuses a `header` whose column `index`, which the job reads by its position (no
+    /// column name was given or found), holds what `is_record` reads as a record: such a
+    /// file has no header row. `example` is a header the job reads, in words.
+    pub fn refuse_record_as_header(
+        header: &[String],
+        index: usize,
+        is_record: impl Fn(&str) -> bool,
+        example: &'static str,
+    ) -> Result<(), JobError> {
+        match header.get(index) {
+            Some(value) if is_record(value.trim_ascii()) => Err(JobError::HeaderIsARecord {
+                column: index + 1,
+                value: value.clone(),
+                example,
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// Field `index` (named `name`) of a CSV row.

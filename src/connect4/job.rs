@@ -250,7 +250,16 @@ impl Job for ValidateJob {
         };
         let moves = match &self.column {
             Some(name) => JobError::find_column(header, name)?,
-            None => 0,
+            None => {
+                let notation = self.notation;
+                JobError::refuse_record_as_header(
+                    header,
+                    0,
+                    |field| GameLog::parse(field, notation).is_ok(),
+                    "moves,id (the moves first, or in the column --column names)",
+                )?;
+                0
+            }
         };
         Ok(ValidateLayout { moves })
     }

@@ -262,7 +262,15 @@ impl Job for SolveJob {
         };
         let puzzle = match &self.column {
             Some(name) => JobError::find_column(header, name)?,
-            None => 0,
+            None => {
+                JobError::refuse_record_as_header(
+                    header,
+                    0,
+                    |field| Grid::from_line(field, None).is_ok(),
+                    "quizzes,solutions (the puzzles first, or in the column --column names)",
+                )?;
+                0
+            }
         };
         let expected = match &self.expected_column {
             Some(name) => Some(JobError::find_column(header, name)?),
@@ -344,8 +352,36 @@ impl Job for SolveJob {
 }
 
 /// The error of a solution that is not the one in column `name`.
-fn differs(name: &str) -> String {
-    format!("the solution differs from column {}", Excerpt::quoted(name))
+/// Why `solution` (a line as [`Grid::to_line`] writes it, `None` if there is none) is
+/// not `expected`, the text of column `name` (a grid of `side`, or of any size when
+/// `None`): the text is not a grid, or the grids differ, first at the cell named.
+fn differs(name: &str, side: Option<usize>, solution: Option<&[u8]>, expected: &str) -> String {
+    let column = Excerpt::quoted(name);
+    let expected = match Grid::from_line(expected, side) {
+        Ok(grid) => grid.to_line().into_bytes(),
+        Err(e) => return format!("column {column} is not a solution: {e}"),
+    };
+    let Some(solution) = solution else {
+        return format!("the solution differs from column {column}");
+    };
+    if solution.len() != expected.len() {
+        return format!(
+            "the solution differs from column {column}, a grid of {} cells, not {}",
+            expected.len(),
+            solution.len()
+        );
+    }
+    let side = (1..).find(|s| s * s >= solution.len()).unwrap_or(1);
+    match solution.iter().zip(&expected).position(|(a, b)| a != b) {
+        Some(i) => format!(
+            "the solution differs from column {column} first at row {}, column {}: {}, expected {}",
+            i / side + 1,
+            i % side + 1,
+            char::from(solution[i]),
+            char::from(expected[i])
+        ),
+        None => format!("the solution differs from column {column}"),
+    }
 }
 
 impl SolveJob {
@@ -472,15 +508,21 @@ impl SolveJob {
             (false, _, _) => None,
             (true, Some((index, name)), RecordContent::Fields(fields)) => {
                 let expected = JobError::field(fields, *index, name)?.trim_ascii();
-                let verdict = if self.matches(&row[solution_at..], expected) {
-                    "match"
-                } else {
-                    error = Some(differs(name));
-                    "mismatch"
-                };
                 row.push(b',');
-                push_short(verdict.as_bytes(), row);
-                Some(verdict)
+                // An empty cell expects nothing: a corpus may know only some solutions.
+                if expected.is_empty() {
+                    None
+                } else {
+                    let solution = &row[solution_at..row.len() - 1];
+                    let verdict = if self.matches(solution, expected) {
+                        "match"
+                    } else {
+                        error = Some(differs(name, self.side, Some(solution), expected));
+                        "mismatch"
+                    };
+                    push_short(verdict.as_bytes(), row);
+                    Some(verdict)
+                }
             }
             (true, _, _) => {
                 row.push(b',');
@@ -542,20 +584,24 @@ impl SolveJob {
             (false, _, _) => None,
             (true, Some((index, name)), RecordContent::Fields(fields)) => {
                 let expected = JobError::field(fields, *index, name)?.trim_ascii();
-                let matches = solution
-                    .as_deref()
-                    .is_some_and(|s| self.matches(s.as_bytes(), expected));
-                if !matches {
-                    failed = true;
-                    if error.is_empty() {
-                        error = differs(name);
-                    }
-                }
-                Some(Value::Text(recycled.text(if matches {
-                    "match"
+                let solution = solution.as_deref().map(str::as_bytes);
+                let matches = solution.is_some_and(|s| self.matches(s, expected));
+                if expected.is_empty() {
+                    // An empty cell expects nothing: a corpus may know only some solutions.
+                    Some(Value::Empty)
                 } else {
-                    "mismatch"
-                })))
+                    if !matches {
+                        failed = true;
+                        if error.is_empty() {
+                            error = differs(name, self.side, solution, expected);
+                        }
+                    }
+                    Some(Value::Text(recycled.text(if matches {
+                        "match"
+                    } else {
+                        "mismatch"
+                    })))
+                }
             }
             (true, _, _) => Some(Value::Empty),
         };
