@@ -144,10 +144,13 @@ pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
     if csv {
         write_generated_header(&mut out).with_context(cannot_write)?;
     }
-    // A block at a time: a large --count streams out rather than being held whole.
+    // A block at a time, each flushed: a large --count streams out rather than being held
+    // whole, and a signal loses at most the block being made.
     thread_pool(args.threads)?.install(|| {
         generate_each(&args.batch, |block| {
-            write_generated_rows(&mut out, block, csv).with_context(cannot_write)
+            write_generated_rows(&mut out, block, csv)
+                .and_then(|()| out.flush())
+                .with_context(cannot_write)
         })
     })?;
     out.flush().with_context(cannot_write)?;

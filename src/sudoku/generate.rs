@@ -84,9 +84,17 @@ pub struct GenerateError {
     pub difficulty: Option<Difficulty>,
 }
 
-/// Puzzles made at a time by [`generate_each`]: enough to keep every thread busy, few
-/// enough that a large `--count` streams out instead of being held whole.
-const BLOCK: usize = 4096;
+/// Puzzles of boxes `box_size` made at a time by [`generate_each`]: enough to keep every
+/// thread busy, few enough that a large `--count` streams out instead of being held
+/// whole, and that each block is written within seconds (a 9×9 puzzle takes well under a
+/// millisecond, a 16×16 one about 0.1 s, a minimal 25×25 one minutes).
+fn block_size(box_size: usize) -> usize {
+    match box_size {
+        ..=3 => 4096,
+        4 => 4 * rayon::current_num_threads(),
+        _ => rayon::current_num_threads(),
+    }
+}
 
 /// Generates `batch` on the current rayon pool. Puzzle `i` comes from its own stream of
 /// the seed, so the puzzles do not depend on the number of threads.
@@ -105,7 +113,7 @@ pub fn generate_each<E: From<GenerateError>>(
     batch: &Batch,
     take: impl FnMut(&[Generated]) -> Result<(), E>,
 ) -> Result<(), E> {
-    generate_in_blocks(batch, BLOCK, take)
+    generate_in_blocks(batch, block_size(batch.box_size), take)
 }
 
 /// [`generate_each`] with blocks of `block` puzzles.
