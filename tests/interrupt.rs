@@ -339,3 +339,32 @@ fn sigint_ends_sudoku_show_after_its_last_whole_grid() {
         "every grid has the same lines"
     );
 }
+
+/// `sudoku generate` writes its puzzles as they are made: 16×16 puzzles (about 0.1 s
+/// each) reach the file within seconds, and SIGTERM ends it after the block being made
+/// is written, every line whole.
+/// Blocks of 4,096 held the first puzzles back for minutes, and a signal lost them all.
+#[test]
+fn sigterm_keeps_the_puzzles_sudoku_generate_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("puzzles.txt");
+    let child = puzzlebench()
+        .args([
+            "sudoku", "generate", "--size", "16", "--count", "100000", "-o",
+        ])
+        .arg(&output)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_rows(&output, 8);
+    signal(&child, "TERM");
+    let status = child.wait_with_output().unwrap().status;
+    assert_eq!(status.code(), Some(143));
+    let text = std::fs::read_to_string(&output).unwrap();
+    assert!(text.ends_with('\n'), "the last line is whole");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 8 && lines.len() < 100_000, "{}", lines.len());
+    assert!(lines.iter().all(|line| line.len() == 256), "16×16 lines");
+}

@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
@@ -145,14 +146,25 @@ pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
         write_generated_header(&mut out).with_context(cannot_write)?;
     }
     // A block at a time, each flushed: a large --count streams out rather than being held
-    // whole, and a signal loses at most the block being made.
-    thread_pool(args.threads)?.install(|| {
+    // whole. Ctrl-C (or SIGTERM) ends the run after the block being made is written, as
+    // it ends the batch commands after the records read; a second signal exits at once.
+    let interruption = Interruption::install().context("cannot install the signal handlers")?;
+    let stop = interruption.flag();
+    let generated = thread_pool(args.threads)?.install(|| {
         generate_each(&args.batch, |block| {
             write_generated_rows(&mut out, block, csv)
                 .and_then(|()| out.flush())
-                .with_context(cannot_write)
+                .with_context(cannot_write)?;
+            match stop.load(Ordering::Relaxed) {
+                true => Err(anyhow::anyhow!("interrupted")),
+                false => Ok(()),
+            }
         })
-    })?;
+    });
+    if stop.load(Ordering::Relaxed) {
+        return Ok(ExitCode::from(interruption.exit_code()));
+    }
+    generated?;
     out.flush().with_context(cannot_write)?;
     Ok(ExitCode::SUCCESS)
 }
