@@ -80,6 +80,28 @@ fn a_closed_pipe_stays_quiet() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("line,status"));
 }
 
+/// A reader gone before the run ended (`| head -1`) leaves no empty report folder to be
+/// taken for a report: the folder the run made is removed, and one line says so.
+#[test]
+fn a_closed_pipe_leaves_no_empty_report_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle =
+        "004300209005009001070060043006002087190007400050083000600000105003508690042910300\n";
+    common::write(dir.path(), "many.txt", puzzle.repeat(200_000));
+    let out = common::shell_in(
+        dir.path(),
+        "sudoku solve many.txt --report rep",
+        "| head -1",
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("line,status"));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "puzzlebench: the reader of the results went away before the run ended: no report \
+         written into rep\n"
+    );
+    assert!(!dir.path().join("rep").exists());
+}
+
 #[test]
 fn thread_counts_above_the_cap_are_refused_at_once() {
     for args in [

@@ -2,7 +2,7 @@
 //! the glue that runs a library job and reports on it.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -220,6 +220,7 @@ fn run_job<J: Job>(
     let (output, format) = (args.output.as_deref(), args.output_format);
     // The report folder is made before the run, so that a path it cannot take fails at
     // once rather than after every record.
+    let report_folder_is_new = args.report.as_ref().is_some_and(|dir| !dir.exists());
     if let Some(dir) = &args.report {
         report::create_folder(dir)
             .with_context(|| format!("cannot write the report into {}", dir.display()))?;
@@ -244,10 +245,17 @@ fn run_job<J: Job>(
     let stats =
         batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options).map_err(|error| {
             match error {
-                batch::BatchError::Output(source) => anyhow::Error::new(source).context(format!(
-                    "cannot write the results to {}",
-                    output_name(args.output.as_ref())
-                )),
+                batch::BatchError::Output(source) => {
+                    if let Some(dir) = args.report.as_ref() {
+                        if source.kind() == io::ErrorKind::BrokenPipe {
+                            report_skipped(dir, report_folder_is_new);
+                        }
+                    }
+                    anyhow::Error::new(source).context(format!(
+                        "cannot write the results to {}",
+                        output_name(args.output.as_ref())
+                    ))
+                }
                 other => other.into(),
             }
         })?;
@@ -268,6 +276,23 @@ fn run_job<J: Job>(
     }
     // An engine retries a task that exits non-zero: in filter mode failed records are rows.
     Ok(exit_code(if args.filter { 0 } else { stats.failed }))
+}
+
+/// Says that the report into `dir` is not written, the reader of the results having gone
+/// away (`| head`) before every record was done, and removes the folder if this run
+/// made it (`new`) and it is still empty: no empty folder is left to be taken for a report.
+fn report_skipped(dir: &Path, new: bool) {
+    if new {
+        // Only an empty folder is removed; anything in it stays.
+        let _ = std::fs::remove_dir(dir);
+    }
+    // Best effort: the exit code stays 0, as for any run whose reader went away.
+    let _ = writeln!(
+        io::stderr().lock(),
+        "puzzlebench: the reader of the results went away before the run ended: no report \
+         written into {}",
+        dir.display()
+    );
 }
 
 /// The worker pool of a command: `threads` workers, or one per core when 0.
