@@ -342,3 +342,22 @@ fn an_external_program_over_its_timeout_is_killed_and_fails_its_measurement() {
         "{summary}"
     );
 }
+
+/// `M` is months to the duration reader: `--timeout 1M` is refused rather than read as a
+/// month; `1m` and `1min` are a minute.
+#[test]
+fn a_timeout_in_months_is_refused() {
+    let (_dir, path) = write_temp("one.txt", &easy_sudokus(1));
+    let path = path.to_str().unwrap();
+    for (timeout, code) in [("1M", 2), ("2s 1M", 2), ("1m", 0), ("1min", 0)] {
+        let output = run(&["sudoku", "solve", "--timeout", timeout, path]);
+        assert_eq!(output.status.code(), Some(code), "{timeout}");
+        if code == 2 {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                stderr.contains("M is months here: write 1m or 1min"),
+                "{stderr}"
+            );
+        }
+    }
+}

@@ -124,8 +124,17 @@ struct RunArgs {
 }
 
 /// A `--timeout` value, for the batch commands and the counts alike: a duration such as
-/// `250ms`, `2s` or `1m`. Zero is one: every search then stops at once.
+/// `250ms`, `2s` or `1m`. Zero is one: every search then stops at once. The unit `M`,
+/// months to the duration reader, is refused: it is nearly always a minute meant.
 fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    if text
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|unit| unit == "M")
+    {
+        return Err(
+            "M is months here: write 1m or 1min for a minute (e.g. 250ms, 2s or 1m)".into(),
+        );
+    }
     humantime::parse_duration(text).map_err(|error| format!("{error} (give e.g. 250ms, 2s or 1m)"))
 }
 
