@@ -93,11 +93,11 @@ pub enum MergeError {
     /// Two folders report different runs.
     #[error(
         "{} reports {what} {found}, but {} reports {first}: only reports of the same command, \
-         settings and build merge",
+         inputs, settings and build merge",
         dir.display(), first_dir.display()
     )]
     Differs {
-        /// What differs (`command`, a setting, `version`).
+        /// What differs (`command`, `inputs`, a setting, `version`).
         what: String,
         /// The first folder.
         first_dir: PathBuf,
@@ -407,7 +407,9 @@ fn too_large(part: &Part, what: &str) -> MergeError {
     }
 }
 
-/// Checks that `part` reports the same command, settings and build as `first`.
+/// Checks that `part` reports the same command, inputs, settings and build as `first`.
+/// Inputs are compared as named on the command line: the shards of one split name the same
+/// files, and an engine's partitions all read standard input (`-`).
 fn same_run(first: &Part, part: &Part) -> Result<(), MergeError> {
     let differs = |what: &str, a: String, b: String| {
         if a == b {
@@ -423,6 +425,7 @@ fn same_run(first: &Part, part: &Part) -> Result<(), MergeError> {
     };
     let (a, b) = (&first.summary, &part.summary);
     differs("command", a.command.clone(), b.command.clone())?;
+    differs("inputs", a.inputs.join(", "), b.inputs.join(", "))?;
     for name in a.settings.keys().chain(b.settings.keys()) {
         let value = |s: &Summary| {
             s.settings
