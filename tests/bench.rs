@@ -957,3 +957,41 @@ fn compare_draws_huge_rates_and_refuses_negative_ones() {
         )
     );
 }
+
+#[test]
+fn a_suite_or_report_file_larger_than_its_limit_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // A suite one byte over 1 MiB, of comment lines: refused by its size, not parsed.
+    let suite = dir.path().join("big.toml");
+    fs::write(&suite, "#".repeat((1 << 20) + 1)).unwrap();
+    let output = run(&["bench", "--suite", suite.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim_end(),
+        format!(
+            "puzzlebench: suite {} is larger than 1 MiB: not a suite file",
+            suite.display()
+        )
+    );
+    // A report's summary.json one byte over 16 MiB (sparse: no disk space).
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    for folder in [&old, &new] {
+        fs::create_dir(folder).unwrap();
+        let summary = fs::File::create(folder.join("summary.json")).unwrap();
+        summary.set_len((16 << 20) + 1).unwrap();
+    }
+    let output = run(&[
+        "bench",
+        "compare",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim_end(),
+        format!(
+            "puzzlebench: {}: the file is larger than 16 MiB: not a bench report's summary.json",
+            old.join("summary.json").display()
+        )
+    );
+}

@@ -521,6 +521,64 @@ fn merge_says_plainly_what_is_wrong_with_a_histogram_and_reads_json_after_a_bom(
 }
 
 #[test]
+fn merge_refuses_a_report_file_larger_than_any_report_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = repo_datasets().join("connect4/games-1k.txt");
+    let good = dir.path().join("good");
+    run_ok(
+        &[
+            "connect4",
+            "validate",
+            "-q",
+            input.to_str().unwrap(),
+            "--report",
+            good.to_str().unwrap(),
+        ],
+        1,
+    );
+    let part = dir.path().join("part");
+    let out = dir.path().join("out");
+    for file in ["summary.json", "env.json", "latency.hdr"] {
+        fs::create_dir_all(&part).unwrap();
+        for name in ["summary.json", "env.json", "latency.hdr"] {
+            fs::copy(good.join(name), part.join(name)).unwrap();
+        }
+        // A sparse file one byte over 16 MiB: no disk space, and no report holds as much.
+        let big = fs::File::create(part.join(file)).unwrap();
+        big.set_len((16 << 20) + 1).unwrap();
+        let output = run(&[
+            "report",
+            "merge",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+            part.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{file}");
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap().trim_end(),
+            format!(
+                "puzzlebench: {} is larger than 16 MiB: not a file of a report puzzlebench wrote",
+                part.join(file).display()
+            )
+        );
+        // Exactly 16 MiB is read, and refused for what it holds.
+        big.set_len(16 << 20).unwrap();
+        let output = run(&[
+            "report",
+            "merge",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+            part.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{file}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(!stderr.contains("larger than"), "{file}: {stderr}");
+    }
+}
+
+#[test]
 fn every_batch_command_carries_the_other_csv_columns() {
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, text: &str| {

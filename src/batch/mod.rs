@@ -7,6 +7,7 @@
 //! per-record errors and the run's statistics — lives here and is shared by every puzzle.
 
 mod boundary;
+mod bounded;
 mod cell;
 mod clock;
 mod cutter;
@@ -21,6 +22,7 @@ mod shard;
 mod stats;
 
 pub(crate) use boundary::{lines as physical_lines, text_lines, without_line_ending};
+pub use bounded::{byte_size, read_bounded, read_file_bounded, Bounded, BoundedReadError, MIB};
 pub use cell::{push_csv_field, push_micros, push_number, push_one_decimal, push_short, Cell};
 pub(crate) use cutter::without_byte_order_mark;
 pub use input::{

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::batch::MAX_THREADS;
+use crate::batch::{read_file_bounded, BoundedReadError, MAX_THREADS, MIB};
 use crate::puzzle::{Configured, Kind};
 
 use super::error::BenchError;
@@ -19,6 +19,10 @@ pub const DEFAULT_SUITE: &str = include_str!("../../benches/suites/default.toml"
 /// The folder the built-in suite's paths are relative to: its file's folder, from the
 /// repository root.
 pub const DEFAULT_SUITE_FOLDER: &str = "benches/suites";
+
+/// The most a suite file may hold (1 MiB): the largest suite of `benches/suites` is a few
+/// kilobytes, so a larger file is no suite, and is refused before it fills memory.
+pub const MAX_SUITE_BYTES: u64 = MIB;
 
 /// A suite file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -309,8 +313,21 @@ impl Suite {
             let suite = Suite::parse(DEFAULT_SUITE, "default", kinds)?;
             return Ok((suite, PathBuf::from(DEFAULT_SUITE_FOLDER)));
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| BenchError::Plan(format!("cannot read suite {}: {e}", path.display())))?;
+        let bytes = read_file_bounded(path, MAX_SUITE_BYTES).map_err(|e| {
+            BenchError::Plan(match e {
+                BoundedReadError::Io(e) => format!("cannot read suite {}: {e}", path.display()),
+                BoundedReadError::TooLarge { .. } => {
+                    format!("suite {} {e}: not a suite file", path.display())
+                }
+            })
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            BenchError::Plan(format!(
+                "cannot read suite {}: not valid UTF-8 at byte {}",
+                path.display(),
+                e.utf8_error().valid_up_to() + 1
+            ))
+        })?;
         let suite = Suite::parse(&text, &path.display().to_string(), kinds)?;
         let base = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),

@@ -14,7 +14,7 @@ pub use env::EnvInfo;
 pub use export::{create_folder, ExportError};
 pub use merge::{
     check_merge_output, histogram_bytes, merge, write_merged, HistogramDamage, HostEnv, MergeError,
-    Merged, MergedEnv, HISTOGRAM_FILE,
+    Merged, MergedEnv, HISTOGRAM_FILE, MAX_REPORT_FILE_BYTES,
 };
 pub use resume::{resume_output, ResumeError, Resumed, ResumedFile};
 pub use rows::{
