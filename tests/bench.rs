@@ -995,3 +995,45 @@ fn a_suite_or_report_file_larger_than_its_limit_is_refused() {
         )
     );
 }
+
+#[test]
+fn a_dataset_that_is_a_folder_a_device_or_a_pipe_is_said_to_be_one() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("subdir")).unwrap();
+    let fifo = dir.path().join("fifo.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let suite = dir.path().join("s.toml");
+    let fifo = fifo.to_str().unwrap();
+    for (dataset, message) in [
+        (
+            "subdir",
+            "dataset \"subdir\" is a directory, not a file (name its files, e.g. \
+             \"subdir/*.txt\")"
+                .to_string(),
+        ),
+        (
+            "/dev/zero",
+            "dataset \"/dev/zero\" is not a regular file".to_string(),
+        ),
+        (fifo, format!("dataset {fifo:?} is not a regular file")),
+    ] {
+        fs::write(
+            &suite,
+            format!(
+                "name = \"s\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [{dataset:?}]\n\
+                 algorithms = [\"dlx\"]\n"
+            ),
+        )
+        .unwrap();
+        let output = run(&["bench", "--suite", suite.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(2), "{dataset}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr).trim_end(),
+            format!("puzzlebench: {message}")
+        );
+    }
+}

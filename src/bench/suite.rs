@@ -668,21 +668,49 @@ fn expand(base: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, BenchError> 
         };
         let matches = glob::glob(&full)
             .map_err(|e| BenchError::Plan(format!("bad dataset pattern {pattern:?}: {e}")))?;
-        let mut found: Vec<PathBuf> = matches
-            .filter_map(Result::ok)
-            .filter(|p| p.is_file())
-            .collect();
+        let (mut found, others): (Vec<PathBuf>, Vec<PathBuf>) =
+            matches.filter_map(Result::ok).partition(|p| p.is_file());
         if found.is_empty() {
-            return Err(BenchError::Plan(format!(
-                "dataset {pattern:?} matches no file (looked in {}; the built-in suite runs \
-                 from the repository root, or name files with --suite or --datasets)",
-                base.display()
-            )));
+            return Err(no_file(pattern, base, &others));
         }
         found.sort();
         files.extend(found.into_iter().map(|p| clean(&p)));
     }
     Ok(files)
+}
+
+/// Why dataset `pattern` (relative to `base`) names no file to read: it matches nothing,
+/// or only `others`, which are folders, devices, named pipes…
+fn no_file(pattern: &str, base: &Path, others: &[PathBuf]) -> BenchError {
+    let what = |path: &Path| {
+        if path.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file"
+        }
+    };
+    let literal = !pattern.contains(['*', '?', '[']);
+    BenchError::Plan(match others {
+        [] => format!(
+            "dataset {pattern:?} matches no file (looked in {}; the built-in suite runs \
+             from the repository root, or name files with --suite or --datasets)",
+            base.display()
+        ),
+        [one] if literal && one.is_dir() => format!(
+            "dataset {pattern:?} is a directory, not a file (name its files, e.g. {:?})",
+            format!("{}/*.txt", pattern.trim_end_matches('/'))
+        ),
+        [_] if literal => format!("dataset {pattern:?} is not a regular file"),
+        [first, rest @ ..] => format!(
+            "dataset {pattern:?} matches no regular file: {} is {}{}",
+            clean(first).display(),
+            what(first),
+            match rest.len() {
+                0 => String::new(),
+                n => format!(" (and {n} more that are not files either)"),
+            }
+        ),
+    })
 }
 
 /// `p` without `./` components, so names read as written.
@@ -893,6 +921,44 @@ mod tests {
             )
         }));
         assert_eq!(runs, expected);
+    }
+
+    #[test]
+    fn a_dataset_that_is_no_regular_file_is_said_to_be_one() {
+        let dir = tempfile::tempdir().unwrap();
+        for folder in ["subdir", "d1", "d2"] {
+            std::fs::create_dir(dir.path().join(folder)).unwrap();
+        }
+        let error = |pattern: &str| {
+            let suite = Suite::parse(
+                &format!(
+                    "name = \"x\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [{pattern:?}]\n\
+                     algorithms = [\"dlx\"]\n"
+                ),
+                "x",
+                &crate::kinds::all(),
+            )
+            .unwrap();
+            let plan = suite.plan(dir.path(), &Overrides::default());
+            plan.unwrap_err().to_string()
+        };
+        assert_eq!(
+            error("subdir/"),
+            "dataset \"subdir/\" is a directory, not a file (name its files, e.g. \
+             \"subdir/*.txt\")"
+        );
+        assert_eq!(
+            error("/dev/null"),
+            "dataset \"/dev/null\" is not a regular file"
+        );
+        assert_eq!(
+            error("d*"),
+            format!(
+                "dataset \"d*\" matches no regular file: {} is a directory (and 1 more that \
+                 are not files either)",
+                dir.path().join("d1").display()
+            )
+        );
     }
 
     #[test]
