@@ -247,6 +247,27 @@ fn a_results_file_and_a_report_folder_of_one_path_are_refused_before_anything_is
 }
 
 #[test]
+fn a_limit_of_one_byte_is_said_in_the_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = write(dir.path(), "moves.txt", "44\n4\n");
+    let out = run(&[
+        "connect4",
+        "validate",
+        "--max-line-bytes",
+        "1",
+        moves.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let rows = common::stdout(&out);
+    let (header, rows) = common::parse_csv(&rows);
+    assert_eq!(
+        common::cell(&header, &rows[0], "error"),
+        "line 1 is longer than 1 byte"
+    );
+    assert_eq!(common::cell(&header, &rows[1], "status"), "unfinished");
+}
+
+#[test]
 fn a_connect4_book_is_neither_the_output_nor_the_game_log() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("w.book");

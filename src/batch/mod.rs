@@ -41,6 +41,12 @@ use thiserror::Error;
 
 use crate::budget::{Meter, OverBudget};
 
+/// `n` and `noun`, the noun plural unless `n` is 1: `1 byte`, `2 bytes`.
+pub fn counted(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {noun}{s}")
+}
+
 /// One cell of a result row.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
