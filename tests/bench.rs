@@ -1037,3 +1037,26 @@ fn a_dataset_that_is_a_folder_a_device_or_a_pipe_is_said_to_be_one() {
         );
     }
 }
+
+#[test]
+fn the_progress_line_says_in_turns_only_for_two_algorithms_or_more() {
+    let dir = tempfile::tempdir().unwrap();
+    fifty_sudokus(dir.path());
+    for (algos, line) in [
+        ("fast", "s50.txt · fast · 1 …"),
+        ("fast,dlx", "s50.txt · fast, dlx in turns · 1 …"),
+    ] {
+        let output = common::puzzlebench()
+            .current_dir(dir.path())
+            .args(["bench", "--quick", "--datasets", "ds", "--threads", "1"])
+            .args(["--algos", algos])
+            .output()
+            .unwrap();
+        // The progress lines go to standard error.
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert!(stderr.lines().any(|l| l == line), "{algos}: {stderr}");
+        let turns = usize::from(algos.contains(','));
+        assert_eq!(stderr.matches("in turns").count(), turns, "{stderr}");
+    }
+}
