@@ -179,6 +179,95 @@ fn a_report_folder_that_would_overwrite_the_results_or_an_input_is_refused() {
 }
 
 #[test]
+fn a_results_file_and_a_report_folder_of_one_path_are_refused_before_anything_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::os::unix::fs::symlink("sub", dir.path().join("link")).unwrap();
+    let data = repo_datasets();
+    let commands = [
+        ("sudoku solve", "sudoku/mixed.txt"),
+        ("connect4 validate", "connect4/games-1k.txt"),
+        ("connect4 solve", "connect4/seed-game.txt"),
+        ("battleship validate", "battleship/seed-field.txt"),
+    ];
+    // The same path, spelt the same or through `..` or a link, made or not.
+    let pairs = [
+        ("same1", "same1"),
+        ("sub/x", "sub/../sub/x"),
+        ("link/x", "sub/x"),
+        ("new/deeper/x", "./new/deeper/x"),
+    ];
+    for (command, input) in commands {
+        for (output, report) in pairs {
+            let input = data.join(input);
+            let mut args: Vec<&str> = command.split(' ').collect();
+            args.extend([input.to_str().unwrap(), "-q", "-o", output]);
+            args.extend(["--report", report]);
+            let out = common::puzzlebench()
+                .args(&args)
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert_eq!(
+                stderr(&out).trim_end(),
+                format!(
+                    "puzzlebench: -o {output} and --report {report} name the same path: the \
+                     results file and the report folder need one each"
+                ),
+                "{args:?}"
+            );
+            for made in ["same1", "sub/x", "new"] {
+                assert!(!dir.path().join(made).exists(), "{args:?}: {made} was made");
+            }
+        }
+    }
+    // A results file under a report's name in a folder not made yet: refused, not made.
+    let out = common::puzzlebench()
+        .args([
+            "sudoku",
+            "solve",
+            "-q",
+            "-o",
+            "rep/summary.csv",
+            "--report",
+            "rep",
+        ])
+        .arg(data.join("sudoku/mixed.txt"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("would overwrite the results file rep/summary.csv"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("rep").exists());
+}
+
+#[test]
+fn a_limit_of_one_byte_is_said_in_the_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = write(dir.path(), "moves.txt", "44\n4\n");
+    let out = run(&[
+        "connect4",
+        "validate",
+        "--max-line-bytes",
+        "1",
+        moves.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let rows = common::stdout(&out);
+    let (header, rows) = common::parse_csv(&rows);
+    assert_eq!(
+        common::cell(&header, &rows[0], "error"),
+        "line 1 is longer than 1 byte"
+    );
+    assert_eq!(common::cell(&header, &rows[1], "status"), "unfinished");
+}
+
+#[test]
 fn a_connect4_book_is_neither_the_output_nor_the_game_log() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("w.book");

@@ -957,3 +957,106 @@ fn compare_draws_huge_rates_and_refuses_negative_ones() {
         )
     );
 }
+
+#[test]
+fn a_suite_or_report_file_larger_than_its_limit_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // A suite one byte over 1 MiB, of comment lines: refused by its size, not parsed.
+    let suite = dir.path().join("big.toml");
+    fs::write(&suite, "#".repeat((1 << 20) + 1)).unwrap();
+    let output = run(&["bench", "--suite", suite.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim_end(),
+        format!(
+            "puzzlebench: suite {} is larger than 1 MiB: not a suite file",
+            suite.display()
+        )
+    );
+    // A report's summary.json one byte over 16 MiB (sparse: no disk space).
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    for folder in [&old, &new] {
+        fs::create_dir(folder).unwrap();
+        let summary = fs::File::create(folder.join("summary.json")).unwrap();
+        summary.set_len((16 << 20) + 1).unwrap();
+    }
+    let output = run(&[
+        "bench",
+        "compare",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim_end(),
+        format!(
+            "puzzlebench: {}: the file is larger than 16 MiB: not a bench report's summary.json",
+            old.join("summary.json").display()
+        )
+    );
+}
+
+#[test]
+fn a_dataset_that_is_a_folder_a_device_or_a_pipe_is_said_to_be_one() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("subdir")).unwrap();
+    let fifo = dir.path().join("fifo.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let suite = dir.path().join("s.toml");
+    let fifo = fifo.to_str().unwrap();
+    for (dataset, message) in [
+        (
+            "subdir",
+            "dataset \"subdir\" is a directory, not a file (name its files, e.g. \
+             \"subdir/*.txt\")"
+                .to_string(),
+        ),
+        (
+            "/dev/zero",
+            "dataset \"/dev/zero\" is not a regular file".to_string(),
+        ),
+        (fifo, format!("dataset {fifo:?} is not a regular file")),
+    ] {
+        fs::write(
+            &suite,
+            format!(
+                "name = \"s\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [{dataset:?}]\n\
+                 algorithms = [\"dlx\"]\n"
+            ),
+        )
+        .unwrap();
+        let output = run(&["bench", "--suite", suite.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(2), "{dataset}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr).trim_end(),
+            format!("puzzlebench: {message}")
+        );
+    }
+}
+
+#[test]
+fn the_progress_line_says_in_turns_only_for_two_algorithms_or_more() {
+    let dir = tempfile::tempdir().unwrap();
+    fifty_sudokus(dir.path());
+    for (algos, line) in [
+        ("fast", "s50.txt · fast · 1 …"),
+        ("fast,dlx", "s50.txt · fast, dlx in turns · 1 …"),
+    ] {
+        let output = common::puzzlebench()
+            .current_dir(dir.path())
+            .args(["bench", "--quick", "--datasets", "ds", "--threads", "1"])
+            .args(["--algos", algos])
+            .output()
+            .unwrap();
+        // The progress lines go to standard error.
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert!(stderr.lines().any(|l| l == line), "{algos}: {stderr}");
+        let turns = usize::from(algos.contains(','));
+        assert_eq!(stderr.matches("in turns").count(), turns, "{stderr}");
+    }
+}

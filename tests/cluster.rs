@@ -271,6 +271,85 @@ fn merge_refuses_shards_that_do_not_make_one_run() {
 }
 
 #[test]
+fn merge_refuses_shards_of_different_inputs_and_merges_partitions_of_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = repo_datasets().join("connect4/games-1k.txt");
+    let text = fs::read_to_string(&games).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let ten_a = common::write(dir.path(), "ten_a.txt", lines[..10].join("\n") + "\n");
+    let ten_b = common::write(dir.path(), "ten_b.txt", lines[100..110].join("\n") + "\n");
+    let report = |name: &str, input: &Path, shard: &str| {
+        let path = dir.path().join(name);
+        let args = [
+            "connect4",
+            "validate",
+            "-q",
+            input.to_str().unwrap(),
+            "--shard",
+            shard,
+            "--report",
+            path.to_str().unwrap(),
+        ];
+        assert!(run(&args).status.code().is_some_and(|code| code < 2));
+        path
+    };
+    let (a, b) = (report("mA", &ten_a, "1/2"), report("mB", &ten_b, "2/2"));
+    let out = dir.path().join("mM");
+    let output = run(&[
+        "report",
+        "merge",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap().trim_end(),
+        format!(
+            "puzzlebench: {} reports inputs {}, but {} reports {}: only reports of the same \
+             command, inputs, settings and build merge",
+            b.display(),
+            ten_b.display(),
+            a.display(),
+            ten_a.display()
+        )
+    );
+    assert!(!out.exists(), "nothing is written");
+    // An engine's partitions all read standard input, different records each: they merge.
+    let partition = |name: &str, records: &[&str]| {
+        let path = dir.path().join(name);
+        let args = ["connect4", "validate", "-q", "-", "--report"];
+        let mut args = args.to_vec();
+        args.push(path.to_str().unwrap());
+        let input = records.join("\n") + "\n";
+        let output = run_with_stdin(&args, input.as_bytes());
+        assert!(output.status.code().is_some_and(|code| code < 2));
+        path
+    };
+    let (p1, p2) = (
+        partition("p1", &lines[..10]),
+        partition("p2", &lines[10..25]),
+    );
+    run_ok(
+        &[
+            "report",
+            "merge",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+            p1.to_str().unwrap(),
+            p2.to_str().unwrap(),
+        ],
+        0,
+    );
+    let merged = summary_json(&out);
+    assert_eq!(merged["inputs"], serde_json::json!(["-"]));
+    assert_eq!(merged["records"], 25);
+}
+
+#[test]
 fn merge_refuses_impossible_times_and_counts_and_a_foreign_env_json() {
     let dir = tempfile::tempdir().unwrap();
     let input = repo_datasets().join("connect4/games-1k.txt");
@@ -438,6 +517,64 @@ fn merge_says_plainly_what_is_wrong_with_a_histogram_and_reads_json_after_a_bom(
             String::from_utf8_lossy(&output.stderr).trim_end(),
             format!("puzzlebench: {} {damage}", histogram_file.display())
         );
+    }
+}
+
+#[test]
+fn merge_refuses_a_report_file_larger_than_any_report_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = repo_datasets().join("connect4/games-1k.txt");
+    let good = dir.path().join("good");
+    run_ok(
+        &[
+            "connect4",
+            "validate",
+            "-q",
+            input.to_str().unwrap(),
+            "--report",
+            good.to_str().unwrap(),
+        ],
+        1,
+    );
+    let part = dir.path().join("part");
+    let out = dir.path().join("out");
+    for file in ["summary.json", "env.json", "latency.hdr"] {
+        fs::create_dir_all(&part).unwrap();
+        for name in ["summary.json", "env.json", "latency.hdr"] {
+            fs::copy(good.join(name), part.join(name)).unwrap();
+        }
+        // A sparse file one byte over 16 MiB: no disk space, and no report holds as much.
+        let big = fs::File::create(part.join(file)).unwrap();
+        big.set_len((16 << 20) + 1).unwrap();
+        let output = run(&[
+            "report",
+            "merge",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+            part.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{file}");
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap().trim_end(),
+            format!(
+                "puzzlebench: {} is larger than 16 MiB: not a file of a report puzzlebench wrote",
+                part.join(file).display()
+            )
+        );
+        // Exactly 16 MiB is read, and refused for what it holds.
+        big.set_len(16 << 20).unwrap();
+        let output = run(&[
+            "report",
+            "merge",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+            part.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{file}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(!stderr.contains("larger than"), "{file}: {stderr}");
     }
 }
 

@@ -37,7 +37,7 @@ pub(crate) fn without_byte_order_mark(bytes: &[u8]) -> &[u8] {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Fault {
     /// One physical line longer than the limit.
-    #[error("line {line} is longer than {max} bytes")]
+    #[error("line {line} is longer than {}", super::counted(*max, "byte"))]
     LineTooLong {
         /// The line.
         line: u64,
@@ -47,7 +47,7 @@ pub(crate) enum Fault {
     /// A CSV quoted field still open at the end of the input, or after the limit.
     #[error(
         "the quote at line {line}, column {column} is never closed{}",
-        match within { Some(max) => format!(" within {max} bytes"), None => " before the end of the input".to_string() }
+        match within { Some(max) => format!(" within {}", super::counted(*max, "byte")), None => " before the end of the input".to_string() }
     )]
     UnclosedQuote {
         /// The quote's line.
@@ -59,7 +59,10 @@ pub(crate) enum Fault {
     },
     /// A record of several lines (a block, or a CSV record with a quoted field) longer
     /// than the limit.
-    #[error("the record from line {line} on is longer than {max} bytes")]
+    #[error(
+        "the record from line {line} on is longer than {}",
+        super::counted(*max, "byte")
+    )]
     RecordTooLong {
         /// The record's first line.
         line: u64,
@@ -728,6 +731,28 @@ impl ChunkCutter {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn a_limit_of_one_byte_is_singular() {
+        let line = Fault::LineTooLong { line: 3, max: 1 };
+        assert_eq!(line.to_string(), "line 3 is longer than 1 byte");
+        let record = Fault::RecordTooLong { line: 3, max: 1 };
+        assert_eq!(
+            record.to_string(),
+            "the record from line 3 on is longer than 1 byte"
+        );
+        let quote = Fault::UnclosedQuote {
+            line: 3,
+            column: 2,
+            within: Some(1),
+        };
+        assert_eq!(
+            quote.to_string(),
+            "the quote at line 3, column 2 is never closed within 1 byte"
+        );
+        let line = Fault::LineTooLong { line: 3, max: 2 };
+        assert_eq!(line.to_string(), "line 3 is longer than 2 bytes");
+    }
 
     /// Hands out its bytes a few at a time, as a pipe might.
     struct Trickle {

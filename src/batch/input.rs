@@ -47,7 +47,8 @@ pub fn stdin_was_closed() {
 }
 
 /// Whether the paths `a` and `b` name the same file: the same file on disk when both
-/// exist (whatever the spelling, links included), else the same name in the same folder.
+/// exist (whatever the spelling, links included), else the same place once resolved
+/// (`d/x`, `d/../d/x` and `link-to-d/x` are one, whether or not `d` exists yet).
 pub fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
@@ -59,15 +60,29 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// `path` with its folder made absolute and free of links (`None` when the folder does
-/// not exist or the path has no file name).
+/// `path` made absolute: free of links as far as it exists, and of `.` and `..`
+/// (`None` when the current folder cannot be read).
 fn resolved(path: &Path) -> Option<PathBuf> {
-    let name = path.file_name()?;
-    let folder = match path.parent() {
-        Some(folder) if !folder.as_os_str().is_empty() => folder,
-        _ => Path::new("."),
-    };
-    Some(folder.canonicalize().ok()?.join(name))
+    use std::path::Component;
+    let mut resolved = PathBuf::new();
+    for component in std::path::absolute(path).ok()?.components() {
+        match component {
+            Component::Prefix(_) | Component::RootDir => resolved.push(component),
+            Component::CurDir => {}
+            // What is resolved so far is free of links, or does not exist: its parent is
+            // the folder `..` names.
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::Normal(name) => {
+                resolved.push(name);
+                if let Ok(real) = resolved.canonicalize() {
+                    resolved = real;
+                }
+            }
+        }
+    }
+    Some(resolved)
 }
 
 /// The metadata of the file an open descriptor refers to, if it can be read.

@@ -7,6 +7,7 @@
 //! per-record errors and the run's statistics — lives here and is shared by every puzzle.
 
 mod boundary;
+mod bounded;
 mod cell;
 mod clock;
 mod cutter;
@@ -21,6 +22,7 @@ mod shard;
 mod stats;
 
 pub(crate) use boundary::{lines as physical_lines, text_lines, without_line_ending};
+pub use bounded::{byte_size, read_bounded, read_file_bounded, Bounded, BoundedReadError, MIB};
 pub use cell::{push_csv_field, push_micros, push_number, push_one_decimal, push_short, Cell};
 pub(crate) use cutter::without_byte_order_mark;
 pub use input::{
@@ -38,6 +40,12 @@ pub use stats::{latency_histogram, LatencySummary, RunStats, SlowRecord, SLOWEST
 use thiserror::Error;
 
 use crate::budget::{Meter, OverBudget};
+
+/// `n` and `noun`, the noun plural unless `n` is 1: `1 byte`, `2 bytes`.
+pub fn counted(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {noun}{s}")
+}
 
 /// One cell of a result row.
 #[derive(Debug, Clone, PartialEq)]

@@ -28,8 +28,4 @@ pub use validate::{
     validate, validate_within, Fleet, FleetError, FleetParser, Reason, Rules, Verdict,
 };
 
-/// `n` and `noun`, the noun plural unless `n` is 1: `1 cell`, `2 cells`.
-fn counted(n: usize, noun: &str) -> String {
-    let s = if n == 1 { "" } else { "s" };
-    format!("{n} {noun}{s}")
-}
+use crate::batch::counted;

@@ -4,8 +4,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::batch::{read_file_bounded, BoundedReadError};
 use crate::report::export::{create_folder, write_file};
-use crate::report::EnvInfo;
+use crate::report::{EnvInfo, MAX_REPORT_FILE_BYTES};
 
 use super::charts::{self, comparison_chart, CHART_FILES, CHART_TITLES, COMPARISON_FILE};
 use super::ci;
@@ -81,10 +82,18 @@ pub struct SavedReport {
 impl SavedReport {
     /// Reads the report in `dir`.
     pub fn load(dir: &Path) -> Result<Self, BenchError> {
-        let read = |file: &str| -> Result<String, BenchError> {
-            fs::read_to_string(dir.join(file)).map_err(|e| BenchError::Read {
-                path: dir.join(file),
-                message: format!("{e} (a report folder of `puzzlebench bench` holds it)"),
+        let read = |file: &str| -> Result<Vec<u8>, BenchError> {
+            let path = dir.join(file);
+            read_file_bounded(&path, MAX_REPORT_FILE_BYTES).map_err(|e| BenchError::Read {
+                message: match e {
+                    BoundedReadError::Io(e) => {
+                        format!("{e} (a report folder of `puzzlebench bench` holds it)")
+                    }
+                    BoundedReadError::TooLarge { .. } => {
+                        format!("the file {e}: not a bench report's {file}")
+                    }
+                },
+                path,
             })
         };
         let parse = |file: &str, e: serde_json::Error| BenchError::Read {
@@ -92,12 +101,12 @@ impl SavedReport {
             message: format!("not a bench report's {file}: {e}"),
         };
         let summary: BenchSummary =
-            serde_json::from_str(&read("summary.json")?).map_err(|e| parse("summary.json", e))?;
+            serde_json::from_slice(&read("summary.json")?).map_err(|e| parse("summary.json", e))?;
         check_rates(&summary).map_err(|message| BenchError::Read {
             path: dir.join("summary.json"),
             message,
         })?;
-        let env = serde_json::from_str(&read("env.json")?).map_err(|e| parse("env.json", e))?;
+        let env = serde_json::from_slice(&read("env.json")?).map_err(|e| parse("env.json", e))?;
         Ok(SavedReport {
             dir: dir.to_path_buf(),
             summary,
@@ -156,7 +165,10 @@ pub fn write_comparison(new: &SavedReport, comparison: &Comparison) -> Result<()
     let charts: Vec<(&str, String)> = CHART_FILES
         .iter()
         .zip(CHART_TITLES)
-        .filter_map(|(file, title)| Some((title, fs::read_to_string(dir.join(file)).ok()?)))
+        .filter_map(|(file, title)| {
+            let bytes = read_file_bounded(&dir.join(file), MAX_REPORT_FILE_BYTES).ok()?;
+            Some((title, String::from_utf8(bytes).ok()?))
+        })
         .collect();
     let page = bench_page(&new.summary, &new.env, &charts, Some((comparison, &svg)));
     write_file(&dir.join(PAGE_FILE), page)?;

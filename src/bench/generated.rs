@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::batch::{read_file_bounded, MIB};
 use crate::report::export::{create_folder, write_file};
 
 use super::error::BenchError;
@@ -14,7 +15,9 @@ pub(super) fn needs_making(dataset: &PlannedDataset) -> bool {
     let Some(stamp) = stamp(dataset) else {
         return false;
     };
-    let cached = std::fs::read_to_string(stamp_path(&dataset.path)).is_ok_and(|s| s == stamp);
+    // A stamp is a few lines: anything longer is not one, and is not read whole.
+    let cached = read_file_bounded(&stamp_path(&dataset.path), MIB)
+        .is_ok_and(|bytes| bytes == stamp.as_bytes());
     !(cached && dataset.path.is_file())
 }
 

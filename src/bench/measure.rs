@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 
 use crate::batch::{
-    self, InputSpec, Job, JobError, NoProgress, Outcome, Record, RecordContent, RowFormatter,
-    RowSink, RunOptions, Value,
+    self, read_bounded, InputSpec, Job, JobError, NoProgress, Outcome, Record, RecordContent,
+    RowFormatter, RowSink, RunOptions, Value,
 };
 use crate::budget::Meter;
 use crate::puzzle::{Answer, Configured, Kind};
@@ -511,18 +511,17 @@ fn run_external(
             let _ = io::copy(&mut stderr, &mut io::sink());
             String::from_utf8_lossy(&text).into_owned()
         });
-        let mut output = Vec::new();
         // One answer a puzzle needs about as many bytes as the puzzles: a program that
         // writes far more (an endless loop) is stopped instead of filling the memory.
         let most = external_output_limit(input.len());
-        let read = (&mut stdout).take(most + 1).read_to_end(&mut output);
-        if output.len() as u64 > most {
+        let read = read_bounded(&mut stdout, most);
+        if read.as_ref().is_ok_and(|read| !read.whole) {
             too_much.store(true, std::sync::atomic::Ordering::Relaxed);
             // SAFETY: kill has no memory effects; the group is the child's own.
             unsafe { libc::kill(-group, libc::SIGKILL) };
         }
         // Output that is not UTF-8 is kept, garbled: it then shows as disagreements.
-        let read = read.map(|_| String::from_utf8_lossy(&output).into_owned());
+        let read = read.map(|read| String::from_utf8_lossy(&read.bytes).into_owned());
         drop(finished);
         (
             read,

@@ -169,8 +169,9 @@ pub enum Event<'a> {
         /// The thread count (`None` for an external program).
         threads: Option<usize>,
     },
-    /// A dataset's algorithms are measured in turns with this thread count; each one's
-    /// `Started` and `Finished` follow once they all are done.
+    /// A dataset's algorithms are measured in turns with this thread count (one alone,
+    /// when there is one); each one's `Started` and `Finished` follow once they all are
+    /// done.
     InTurns {
         /// The dataset.
         dataset: &'a str,
@@ -213,8 +214,14 @@ impl std::fmt::Display for Event<'_> {
                 threads,
             } => write!(
                 f,
-                "{dataset} · {} in turns · {} …",
+                "{dataset} · {}{} · {} …",
                 algorithms.join(", "),
+                // One algorithm has nothing to take turns with.
+                if algorithms.len() > 1 {
+                    " in turns"
+                } else {
+                    ""
+                },
                 threads_text(Some(*threads))
             ),
             Event::Generating(path) => write!(f, "generating {} … ", path.display()),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::batch::MAX_THREADS;
+use crate::batch::{read_file_bounded, BoundedReadError, MAX_THREADS, MIB};
 use crate::puzzle::{Configured, Kind};
 
 use super::error::BenchError;
@@ -19,6 +19,10 @@ pub const DEFAULT_SUITE: &str = include_str!("../../benches/suites/default.toml"
 /// The folder the built-in suite's paths are relative to: its file's folder, from the
 /// repository root.
 pub const DEFAULT_SUITE_FOLDER: &str = "benches/suites";
+
+/// The most a suite file may hold (1 MiB): the largest suite of `benches/suites` is a few
+/// kilobytes, so a larger file is no suite, and is refused before it fills memory.
+pub const MAX_SUITE_BYTES: u64 = MIB;
 
 /// A suite file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -309,8 +313,21 @@ impl Suite {
             let suite = Suite::parse(DEFAULT_SUITE, "default", kinds)?;
             return Ok((suite, PathBuf::from(DEFAULT_SUITE_FOLDER)));
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| BenchError::Plan(format!("cannot read suite {}: {e}", path.display())))?;
+        let bytes = read_file_bounded(path, MAX_SUITE_BYTES).map_err(|e| {
+            BenchError::Plan(match e {
+                BoundedReadError::Io(e) => format!("cannot read suite {}: {e}", path.display()),
+                BoundedReadError::TooLarge { .. } => {
+                    format!("suite {} {e}: not a suite file", path.display())
+                }
+            })
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            BenchError::Plan(format!(
+                "cannot read suite {}: not valid UTF-8 at byte {}",
+                path.display(),
+                e.utf8_error().valid_up_to() + 1
+            ))
+        })?;
         let suite = Suite::parse(&text, &path.display().to_string(), kinds)?;
         let base = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
@@ -651,21 +668,49 @@ fn expand(base: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, BenchError> 
         };
         let matches = glob::glob(&full)
             .map_err(|e| BenchError::Plan(format!("bad dataset pattern {pattern:?}: {e}")))?;
-        let mut found: Vec<PathBuf> = matches
-            .filter_map(Result::ok)
-            .filter(|p| p.is_file())
-            .collect();
+        let (mut found, others): (Vec<PathBuf>, Vec<PathBuf>) =
+            matches.filter_map(Result::ok).partition(|p| p.is_file());
         if found.is_empty() {
-            return Err(BenchError::Plan(format!(
-                "dataset {pattern:?} matches no file (looked in {}; the built-in suite runs \
-                 from the repository root, or name files with --suite or --datasets)",
-                base.display()
-            )));
+            return Err(no_file(pattern, base, &others));
         }
         found.sort();
         files.extend(found.into_iter().map(|p| clean(&p)));
     }
     Ok(files)
+}
+
+/// Why dataset `pattern` (relative to `base`) names no file to read: it matches nothing,
+/// or only `others`, which are folders, devices, named pipes…
+fn no_file(pattern: &str, base: &Path, others: &[PathBuf]) -> BenchError {
+    let what = |path: &Path| {
+        if path.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file"
+        }
+    };
+    let literal = !pattern.contains(['*', '?', '[']);
+    BenchError::Plan(match others {
+        [] => format!(
+            "dataset {pattern:?} matches no file (looked in {}; the built-in suite runs \
+             from the repository root, or name files with --suite or --datasets)",
+            base.display()
+        ),
+        [one] if literal && one.is_dir() => format!(
+            "dataset {pattern:?} is a directory, not a file (name its files, e.g. {:?})",
+            format!("{}/*.txt", pattern.trim_end_matches('/'))
+        ),
+        [_] if literal => format!("dataset {pattern:?} is not a regular file"),
+        [first, rest @ ..] => format!(
+            "dataset {pattern:?} matches no regular file: {} is {}{}",
+            clean(first).display(),
+            what(first),
+            match rest.len() {
+                0 => String::new(),
+                n => format!(" (and {n} more that are not files either)"),
+            }
+        ),
+    })
 }
 
 /// `p` without `./` components, so names read as written.
@@ -876,6 +921,44 @@ mod tests {
             )
         }));
         assert_eq!(runs, expected);
+    }
+
+    #[test]
+    fn a_dataset_that_is_no_regular_file_is_said_to_be_one() {
+        let dir = tempfile::tempdir().unwrap();
+        for folder in ["subdir", "d1", "d2"] {
+            std::fs::create_dir(dir.path().join(folder)).unwrap();
+        }
+        let error = |pattern: &str| {
+            let suite = Suite::parse(
+                &format!(
+                    "name = \"x\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [{pattern:?}]\n\
+                     algorithms = [\"dlx\"]\n"
+                ),
+                "x",
+                &crate::kinds::all(),
+            )
+            .unwrap();
+            let plan = suite.plan(dir.path(), &Overrides::default());
+            plan.unwrap_err().to_string()
+        };
+        assert_eq!(
+            error("subdir/"),
+            "dataset \"subdir/\" is a directory, not a file (name its files, e.g. \
+             \"subdir/*.txt\")"
+        );
+        assert_eq!(
+            error("/dev/null"),
+            "dataset \"/dev/null\" is not a regular file"
+        );
+        assert_eq!(
+            error("d*"),
+            format!(
+                "dataset \"d*\" matches no regular file: {} is a directory (and 1 more that \
+                 are not files either)",
+                dir.path().join("d1").display()
+            )
+        );
     }
 
     #[test]

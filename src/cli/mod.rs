@@ -227,13 +227,13 @@ fn run_job<J: Job>(
         .collect::<Vec<_>>();
     let header = !(args.no_header || args.filter);
     let (output, format) = (args.output.as_deref(), args.output_format);
-    // The report folder is made before the run, so that a path it cannot take fails at
-    // once rather than after every record.
+    // The report folder is checked, then made, before the run, so that a path it cannot
+    // take fails at once rather than after every record, and a refused one is not made.
     let report_folder_is_new = args.report.as_ref().is_some_and(|dir| !dir.exists());
     if let Some(dir) = &args.report {
+        report::check_report_folder(dir, output, inputs)?;
         report::create_folder(dir)
             .with_context(|| format!("cannot write the report into {}", dir.display()))?;
-        report::check_report_folder(dir, output, inputs)?;
     }
     let (mut sink, resume) = report::open_rows(output, args.resume, header, format, inputs)?;
     let interactive = !args.filter && (args.progress || io::stderr().is_terminal());

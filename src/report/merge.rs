@@ -18,10 +18,17 @@ use thiserror::Error;
 
 use super::export::{to_json, write_file, ExportError};
 use super::{EnvInfo, Summary};
-use crate::batch::{without_byte_order_mark, RunStats, Shard};
+use crate::batch::{
+    byte_size, read_file_bounded, without_byte_order_mark, BoundedReadError, RunStats, Shard, MIB,
+};
 
 /// The file of a report folder that holds the latency histogram.
 pub const HISTOGRAM_FILE: &str = "latency.hdr";
+
+/// The most a report file read back (`summary.json`, `env.json`, `latency.hdr`) may hold
+/// (16 MiB, thousands of times what a run's report holds): a larger file is no report
+/// file, and is refused before it fills memory.
+pub const MAX_REPORT_FILE_BYTES: u64 = 16 * MIB;
 
 /// Why report folders cannot be merged.
 #[derive(Debug, Error)]
@@ -74,6 +81,18 @@ pub enum MergeError {
         /// Why.
         source: std::io::Error,
     },
+    /// A file is larger than any report file puzzlebench writes.
+    #[error(
+        "{} is larger than {}: not a file of a report puzzlebench wrote",
+        path.display(),
+        byte_size(*limit)
+    )]
+    Oversized {
+        /// The file.
+        path: PathBuf,
+        /// The most a report file may hold, in bytes.
+        limit: u64,
+    },
     /// A file is not what a puzzlebench report holds.
     #[error("{} is not a puzzlebench report file: {message}", path.display())]
     Format {
@@ -93,11 +112,11 @@ pub enum MergeError {
     /// Two folders report different runs.
     #[error(
         "{} reports {what} {found}, but {} reports {first}: only reports of the same command, \
-         settings and build merge",
+         inputs, settings and build merge",
         dir.display(), first_dir.display()
     )]
     Differs {
-        /// What differs (`command`, a setting, `version`).
+        /// What differs (`command`, `inputs`, a setting, `version`).
         what: String,
         /// The first folder.
         first_dir: PathBuf,
@@ -279,7 +298,10 @@ pub fn histogram_bytes(histogram: &Histogram<u64>) -> Vec<u8> {
 fn read_part(dir: &Path) -> Result<Part, MergeError> {
     let read = |name: &str| {
         let path = dir.join(name);
-        std::fs::read(&path).map_err(|source| MergeError::Read { path, source })
+        read_file_bounded(&path, MAX_REPORT_FILE_BYTES).map_err(|error| match error {
+            BoundedReadError::Io(source) => MergeError::Read { path, source },
+            BoundedReadError::TooLarge { limit } => MergeError::Oversized { path, limit },
+        })
     };
     let format = |name: &str, message: String| MergeError::Format {
         path: dir.join(name),
@@ -407,7 +429,9 @@ fn too_large(part: &Part, what: &str) -> MergeError {
     }
 }
 
-/// Checks that `part` reports the same command, settings and build as `first`.
+/// Checks that `part` reports the same command, inputs, settings and build as `first`.
+/// Inputs are compared as named on the command line: the shards of one split name the same
+/// files, and an engine's partitions all read standard input (`-`).
 fn same_run(first: &Part, part: &Part) -> Result<(), MergeError> {
     let differs = |what: &str, a: String, b: String| {
         if a == b {
@@ -423,6 +447,7 @@ fn same_run(first: &Part, part: &Part) -> Result<(), MergeError> {
     };
     let (a, b) = (&first.summary, &part.summary);
     differs("command", a.command.clone(), b.command.clone())?;
+    differs("inputs", a.inputs.join(", "), b.inputs.join(", "))?;
     for name in a.settings.keys().chain(b.settings.keys()) {
         let value = |s: &Summary| {
             s.settings

@@ -14,7 +14,7 @@ pub use env::EnvInfo;
 pub use export::{create_folder, ExportError};
 pub use merge::{
     check_merge_output, histogram_bytes, merge, write_merged, HistogramDamage, HostEnv, MergeError,
-    Merged, MergedEnv, HISTOGRAM_FILE,
+    Merged, MergedEnv, HISTOGRAM_FILE, MAX_REPORT_FILE_BYTES,
 };
 pub use resume::{resume_output, ResumeError, Resumed, ResumedFile};
 pub use rows::{
@@ -35,13 +35,19 @@ pub const REPORT_FILES: [&str; 6] = [
     "report.html",
 ];
 
-/// Refuses a report folder `dir` whose files would overwrite the results file `output`
-/// or one of `inputs` (checked before the run, once the folder exists).
+/// Refuses a report folder `dir` that is the results file `output`, or whose files would
+/// overwrite `output` or one of `inputs` (checked before the folder is made).
 pub fn check_report_folder(
     dir: &Path,
     output: Option<&Path>,
     inputs: &[crate::batch::InputSpec],
 ) -> Result<(), OutputError> {
+    if let Some(output) = output.filter(|output| crate::batch::same_file(output, dir)) {
+        return Err(OutputError::ReportIsOutput {
+            output: output.to_path_buf(),
+            folder: dir.to_path_buf(),
+        });
+    }
     let named = inputs
         .iter()
         .filter_map(|input| input.path.as_deref().map(|path| (path, "the input")));
@@ -215,6 +221,19 @@ pub enum OutputError {
         what: &'static str,
         /// The file as the user named it.
         path: std::path::PathBuf,
+    },
+    /// The results file and the report folder are one path.
+    #[error(
+        "-o {} and --report {} name the same path: the results file and the report folder \
+         need one each",
+        output.display(),
+        folder.display()
+    )]
+    ReportIsOutput {
+        /// The results file as the user named it.
+        output: std::path::PathBuf,
+        /// The report folder as the user named it.
+        folder: std::path::PathBuf,
     },
     /// It cannot be created.
     #[error("cannot create output file {}", path.display())]

@@ -7,7 +7,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use super::{parse_pieces, Board, BoardError, Piece, PiecesError};
-use crate::batch::{physical_lines, without_line_ending};
+use crate::batch::{physical_lines, read_bounded, without_line_ending, Bounded};
 
 /// The longest pieces or board file read, in bytes (1 MiB): the largest board, 4,096
 /// cells, takes a few kilobytes in either format.
@@ -117,11 +117,8 @@ fn read_error(path: &Path, source: io::Error) -> TilingFileError {
 /// is reported before the file's length, so that a file of one huge line says so.
 fn text_within_limits(reader: impl Read, path: &Path) -> Result<String, TilingFileError> {
     let name = || path.display().to_string();
-    let mut bytes = Vec::new();
-    reader
-        .take(MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|source| read_error(path, source))?;
+    let Bounded { bytes, whole } =
+        read_bounded(reader, MAX_FILE_BYTES as u64).map_err(|source| read_error(path, source))?;
     if let Some(index) =
         physical_lines(&bytes).position(|line| without_line_ending(line).len() > MAX_LINE_BYTES)
     {
@@ -130,7 +127,7 @@ fn text_within_limits(reader: impl Read, path: &Path) -> Result<String, TilingFi
             line: index + 1,
         });
     }
-    if bytes.len() > MAX_FILE_BYTES {
+    if !whole {
         return Err(TilingFileError::TooLarge { path: name() });
     }
     String::from_utf8(bytes).map_err(|error| {
