@@ -361,3 +361,44 @@ fn a_timeout_in_months_is_refused() {
         }
     }
 }
+
+/// A search stopped after it found a solution gives that solution (only its uniqueness
+/// is unknown), for every algorithm, and each one given solves its puzzle.
+#[test]
+fn a_timeout_row_gives_the_solution_found_before_the_stop() {
+    use puzzlebench::sudoku::{check_solution, Grid};
+    let path = repo_datasets().join("sudoku/generated-hard-200.txt");
+    let puzzles: Vec<String> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    for algorithm in ["fast", "dlx"] {
+        let output = run(&[
+            "sudoku",
+            "solve",
+            "--algo",
+            algorithm,
+            "--max-nodes",
+            "5",
+            path.to_str().unwrap(),
+        ]);
+        let (header, rows) = parse_csv(&String::from_utf8(output.stdout).unwrap());
+        let mut given = 0;
+        for row in &rows {
+            if cell(&header, row, "status") != "timeout" || cell(&header, row, "solutions") == "0" {
+                continue;
+            }
+            let line: usize = cell(&header, row, "line").parse().unwrap();
+            let puzzle = Grid::from_line(&puzzles[line - 1], None).unwrap();
+            let solution = Grid::from_line(cell(&header, row, "solution"), None)
+                .unwrap_or_else(|e| panic!("{algorithm}, line {line}: {e}"));
+            check_solution(&puzzle, &solution).unwrap();
+            given += 1;
+        }
+        assert!(
+            given >= 20,
+            "{algorithm}: only {given} timeout rows with a solution"
+        );
+    }
+}

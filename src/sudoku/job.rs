@@ -456,13 +456,18 @@ impl SolveJob {
         row: &mut Vec<u8>,
     ) -> Result<CsvRow, JobError> {
         if found.solutions == 0 || found.stopped.is_some() {
+            let grid = self.grid(layout, text)?;
+            // `solution` holds the first solution's line when one was found before a stop.
+            let first_solution = std::str::from_utf8(solution)
+                .ok()
+                .filter(|_| found.solutions > 0)
+                .and_then(|line| Grid::from_line(line, Some(grid.side())).ok());
             let result = SearchResult {
                 solutions: found.solutions,
-                first_solution: None,
+                first_solution,
                 guesses: found.guesses,
                 stopped: found.stopped,
             };
-            let grid = self.grid(layout, text)?;
             return self
                 .outcome(worker, layout, record, &grid, result)
                 .map(CsvRow::Outcome);
@@ -560,7 +565,14 @@ impl SolveJob {
     ) -> Result<Outcome, JobError> {
         if let Some(over) = result.stopped {
             let mut values = vec![Value::Int(result.solutions), Value::Int(result.guesses)];
-            values.push(Value::Empty);
+            // A solution found before the budget ran out is given, as a `multiple` row
+            // gives its first: only its uniqueness is unknown.
+            values.push(
+                result
+                    .first_solution
+                    .as_ref()
+                    .map_or(Value::Empty, |grid| Value::Text(grid.to_line())),
+            );
             values.extend(self.with_expected.then_some(Value::Empty));
             return Ok(Outcome::over_budget(over, values));
         }
