@@ -455,11 +455,10 @@ fn merge_refuses_impossible_times_and_counts_and_a_foreign_env_json() {
     assert_eq!(code, Some(0), "{stderr}");
 }
 
-#[test]
-fn merge_says_plainly_what_is_wrong_with_a_histogram_and_reads_json_after_a_bom() {
-    let dir = tempfile::tempdir().unwrap();
+/// The report folder `DIR/good` of validating the repository's 1,000 Connect Four games.
+fn connect4_report(dir: &Path) -> PathBuf {
     let input = repo_datasets().join("connect4/games-1k.txt");
-    let good = dir.path().join("good");
+    let good = dir.join("good");
     run_ok(
         &[
             "connect4",
@@ -471,11 +470,23 @@ fn merge_says_plainly_what_is_wrong_with_a_histogram_and_reads_json_after_a_bom(
         ],
         1,
     );
-    let part = dir.path().join("part");
-    fs::create_dir(&part).unwrap();
-    for file in ["summary.json", "env.json", "latency.hdr"] {
-        fs::copy(good.join(file), part.join(file)).unwrap();
+    good
+}
+
+/// The files `report merge` reads of the report folder `from`, copied into `to`.
+fn copy_report(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for name in ["summary.json", "env.json", "latency.hdr"] {
+        fs::copy(from.join(name), to.join(name)).unwrap();
     }
+}
+
+#[test]
+fn merge_says_plainly_what_is_wrong_with_a_histogram_and_reads_json_after_a_bom() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = connect4_report(dir.path());
+    let part = dir.path().join("part");
+    copy_report(&good, &part);
     let out = dir.path().join("out");
     let merge = || {
         run(&[
@@ -523,26 +534,11 @@ fn merge_says_plainly_what_is_wrong_with_a_histogram_and_reads_json_after_a_bom(
 #[test]
 fn merge_refuses_a_report_file_larger_than_any_report_holds() {
     let dir = tempfile::tempdir().unwrap();
-    let input = repo_datasets().join("connect4/games-1k.txt");
-    let good = dir.path().join("good");
-    run_ok(
-        &[
-            "connect4",
-            "validate",
-            "-q",
-            input.to_str().unwrap(),
-            "--report",
-            good.to_str().unwrap(),
-        ],
-        1,
-    );
+    let good = connect4_report(dir.path());
     let part = dir.path().join("part");
     let out = dir.path().join("out");
     for file in ["summary.json", "env.json", "latency.hdr"] {
-        fs::create_dir_all(&part).unwrap();
-        for name in ["summary.json", "env.json", "latency.hdr"] {
-            fs::copy(good.join(name), part.join(name)).unwrap();
-        }
+        copy_report(&good, &part);
         // A sparse file one byte over 16 MiB: no disk space, and no report holds as much.
         let big = fs::File::create(part.join(file)).unwrap();
         big.set_len((16 << 20) + 1).unwrap();

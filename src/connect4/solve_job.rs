@@ -567,14 +567,16 @@ impl Job for SolveJob {
         let layout = SolveLayout::from_header(header);
         // Without a moves column every field is read: a header that reads as a request is
         // a first record.
-        let tokens: Vec<&str> = header.iter().map(|h| h.trim()).collect();
-        let places: Vec<Place> = (1..=tokens.len()).map(Place::Field).collect();
-        if !layout.named && parse_request(&tokens, &places).is_ok() {
-            return Err(JobError::HeaderIsARecord {
-                column: 1,
-                value: header[0].clone(),
-                example: "moves,score (or position; board; expected, label or result)",
-            });
+        if !layout.named {
+            let tokens: Vec<&str> = header.iter().map(|h| h.trim()).collect();
+            let places: Vec<Place> = (1..=tokens.len()).map(Place::Field).collect();
+            if parse_request(&tokens, &places).is_ok() {
+                return Err(JobError::HeaderIsARecord {
+                    column: 1,
+                    value: header[0].clone(),
+                    example: "moves,score (or position; board; expected, label or result)",
+                });
+            }
         }
         Ok(layout)
     }
