@@ -368,3 +368,141 @@ fn sigterm_keeps_the_puzzles_sudoku_generate_wrote() {
     assert!(lines.len() >= 8 && lines.len() < 100_000, "{}", lines.len());
     assert!(lines.iter().all(|line| line.len() == 256), "16×16 lines");
 }
+
+/// Waits for `child` to end, for at most a minute (a signal it does not hear would
+/// otherwise hang the test).
+fn wait_ended(child: &mut Child) -> std::process::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    panic!("the run did not end within a minute of the signal");
+}
+
+/// The first 30 puzzles of the repository's 1k file, a line each.
+fn thirty_puzzles(dir: &Path) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let lines: String =
+        (text.lines().skip(1).take(30)).fold(String::new(), |all, l| all + &l[..81] + "\n");
+    let path = dir.join("thirty.txt");
+    std::fs::write(&path, lines).unwrap();
+    path
+}
+
+#[test]
+fn an_interrupted_bench_reports_the_measurements_done_and_stops_its_external_program() {
+    // `dlx` is measured first, then an external program that never ends: SIGTERM while it
+    // runs kills it (it is in a process group of its own, which a terminal's Ctrl-C does
+    // not reach), and the report holds the one finished measurement.
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = thirty_puzzles(dir.path());
+    let suite = dir.path().join("s.toml");
+    std::fs::write(
+        &suite,
+        format!(
+            "name = \"s\"\nmin_time = 0.0\nwarmup = 0\nthreads = [1]\n[[set]]\nkind = \
+             \"sudoku\"\ndatasets = [\"{}\"]\nalgorithms = [\"dlx\"]\n",
+            puzzles.display()
+        ),
+    )
+    .unwrap();
+    let pid_file = dir.path().join("sleeper.pid");
+    let reports = dir.path().join("reports");
+    let mut child = puzzlebench()
+        .args(["bench", "--suite"])
+        .arg(&suite)
+        .arg("--reports")
+        .arg(&reports)
+        .arg("--external")
+        .arg(format!(
+            "sleeper=echo $$ > {}; exec sleep 600",
+            pid_file.display()
+        ))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while std::fs::read_to_string(&pid_file).map_or(true, |t| !t.ends_with('\n')) {
+        assert!(
+            Instant::now() < deadline,
+            "the external program never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal(&child, "TERM");
+    let status = wait_ended(&mut child);
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert_eq!(status.code(), Some(143), "{stdout}");
+    assert!(
+        stdout.contains("interrupted: 1 of 2 measurements"),
+        "{stdout}"
+    );
+    let sleeper = std::fs::read_to_string(&pid_file).unwrap();
+    let alive = std::process::Command::new("kill")
+        .args(["-0", sleeper.trim()])
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(!alive.success(), "the external program was left running");
+    let report = std::fs::read_dir(&reports)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["interrupted"]["planned"], 2);
+    let runs = summary["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0]["algorithm"], "dlx");
+    assert_eq!(runs[0]["records"], 30);
+    let md = std::fs::read_to_string(report.join("summary.md")).unwrap();
+    assert!(md.contains("Interrupted: 1 of 2 measurements done"), "{md}");
+}
+
+#[test]
+fn a_bench_interrupted_before_any_measurement_writes_no_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = long_input(dir.path());
+    let suite = dir.path().join("s.toml");
+    std::fs::write(
+        &suite,
+        format!(
+            "name = \"s\"\nthreads = [1]\n[[set]]\nkind = \"sudoku\"\ndatasets = [\"{}\"]\n\
+             algorithms = [\"backtrack\"]\n",
+            input.display()
+        ),
+    )
+    .unwrap();
+    let reports = dir.path().join("reports");
+    let mut child = puzzlebench()
+        .args(["bench", "--suite"])
+        .arg(&suite)
+        .arg("--reports")
+        .arg(&reports)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    signal(&child, "INT");
+    let status = wait_ended(&mut child);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted before any measurement was done: no report written"),
+        "{stderr}"
+    );
+    assert!(!reports.exists(), "no report folder");
+}

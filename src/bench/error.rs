@@ -64,4 +64,7 @@ pub enum BenchError {
     /// The report could not be written.
     #[error(transparent)]
     Write(#[from] ExportError),
+    /// A signal stopped the run in the middle of a measurement, which is dropped.
+    #[error("stopped by a signal")]
+    Stopped,
 }

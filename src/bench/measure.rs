@@ -5,7 +5,7 @@
 use std::io::{self, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
-use std::sync::mpsc::RecvTimeoutError;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -87,14 +87,18 @@ const TURNS: f64 = 5.0;
 /// seconds, the algorithms then meet the same drift, and their ratio holds where the
 /// rates alone do not (on this project's VM, `fast` against `dlx` on one 16×16 file came
 /// out 15.9× and 24.1× in two runs of the suite measured one after the other).
+///
+/// A run that `stop` ends part way is [`BenchError::Stopped`]: its figures would be a
+/// part of the dataset's.
 pub(super) fn measure_in_turns(
     dataset: &PlannedDataset,
     algorithms: &[&str],
     threads: usize,
     timing: &Timing,
+    stop: Option<&Arc<AtomicBool>>,
 ) -> Result<Vec<Measurement>, BenchError> {
     let mut all: Vec<Measuring<'_>> = (algorithms.iter())
-        .map(|algorithm| Measuring::new(dataset, algorithm, threads))
+        .map(|algorithm| Measuring::new(dataset, algorithm, threads, stop))
         .collect();
     for measuring in &mut all {
         measuring.warm_up(timing)?;
@@ -129,13 +133,19 @@ struct Measuring<'a> {
 }
 
 impl<'a> Measuring<'a> {
-    fn new(dataset: &'a PlannedDataset, algorithm: &'a str, threads: usize) -> Self {
+    fn new(
+        dataset: &'a PlannedDataset,
+        algorithm: &'a str,
+        threads: usize,
+        stop: Option<&Arc<AtomicBool>>,
+    ) -> Self {
         Measuring {
             dataset,
             algorithm,
             options: RunOptions {
                 threads,
                 max_records: dataset.max_records.map(|n| n as u64),
+                stop: stop.cloned(),
                 ..RunOptions::default()
             },
             inputs: [input_spec(&dataset.path)],
@@ -167,6 +177,9 @@ impl<'a> Measuring<'a> {
                 options,
             )?
         };
+        if stats.interrupted {
+            return Err(BenchError::Stopped);
+        }
         Ok(stats)
     }
 
@@ -414,14 +427,15 @@ pub struct ExternalRuns {
 }
 
 /// Runs `command` through `sh -c`, `records` on its standard input one per line, timing the
-/// whole process like [`measure_job`] times a job.
-/// Each run is killed past `timeout`.
+/// whole process as [`measure_in_turns`] times a job.
+/// Each run is killed past `timeout`, or when `stop` is set ([`BenchError::Stopped`]).
 pub(super) fn measure_external(
     (name, command, timeout): (&str, &str, Option<Duration>),
     records: &[String],
     timing: &Timing,
+    stop: Option<&AtomicBool>,
 ) -> Result<ExternalRuns, BenchError> {
-    let run_external = |name, command, input| run_external(name, command, input, timeout);
+    let run_external = |name, command, input| run_external(name, command, input, timeout, stop);
     let mut input = records.join("\n");
     input.push('\n');
     for _ in 0..timing.warmup {
@@ -453,13 +467,18 @@ fn external_output_limit(input_bytes: usize) -> u64 {
     (input_bytes as u64).saturating_mul(4) + (1 << 20)
 }
 
+/// How often the watch over an external program looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
 /// One run of an external program: its standard output and wall time. Past `timeout`,
-/// the program (its whole process group) is killed and the run is an error.
+/// the program (its whole process group) is killed and the run is an error; when `stop`
+/// is set, it is killed and the run is [`BenchError::Stopped`].
 fn run_external(
     name: &str,
     command: &str,
     input: &str,
     timeout: Option<Duration>,
+    stop: Option<&AtomicBool>,
 ) -> Result<(String, Duration), BenchError> {
     let fail = |message: String| BenchError::External {
         name: name.to_string(),
@@ -477,23 +496,43 @@ fn run_external(
         .spawn()
         .map_err(|e| fail(format!("cannot start `{command}`: {e}")))?;
     let group = child.id() as libc::pid_t;
-    let timed_out = std::sync::atomic::AtomicBool::new(false);
-    let too_much = std::sync::atomic::AtomicBool::new(false);
+    let timed_out = AtomicBool::new(false);
+    let stopped = AtomicBool::new(false);
+    let too_much = AtomicBool::new(false);
     let (finished, watch) = std::sync::mpsc::channel::<()>();
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let mut stdout = child.stdout.take().expect("stdout is piped");
     let mut stderr = child.stderr.take().expect("stderr is piped");
     let (output, written, errors) = std::thread::scope(|scope| {
-        if let Some(timeout) = timeout {
-            let timed_out = &timed_out;
-            scope.spawn(move || {
-                if watch.recv_timeout(timeout) == Err(RecvTimeoutError::Timeout) {
-                    timed_out.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (timed_out, stopped) = (&timed_out, &stopped);
+        scope.spawn(move || {
+            // The program's own process group does not get the terminal's Ctrl-C: the
+            // watch ends it when the run is stopped, as when it runs out of time.
+            let deadline = timeout.map(|timeout| started + timeout);
+            loop {
+                let now = Instant::now();
+                let past = match deadline {
+                    Some(deadline) if now >= deadline => Some(timed_out),
+                    _ if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) => Some(stopped),
+                    _ => None,
+                };
+                if let Some(reason) = past {
+                    reason.store(true, Ordering::Relaxed);
                     // SAFETY: kill has no memory effects; the group is the child's own.
                     unsafe { libc::kill(-group, libc::SIGKILL) };
+                    return;
                 }
-            });
-        }
+                let wait = match deadline {
+                    Some(deadline) => (deadline - now).min(STOP_POLL),
+                    None if stop.is_some() => STOP_POLL,
+                    None => Duration::MAX,
+                };
+                match watch.recv_timeout(wait) {
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => return,
+                }
+            }
+        });
         let writer = scope.spawn(move || {
             // A program may stop reading early; its answers show what it did.
             let result = stdin.write_all(input.as_bytes());
@@ -516,7 +555,7 @@ fn run_external(
         let most = external_output_limit(input.len());
         let read = read_bounded(&mut stdout, most);
         if read.as_ref().is_ok_and(|read| !read.whole) {
-            too_much.store(true, std::sync::atomic::Ordering::Relaxed);
+            too_much.store(true, Ordering::Relaxed);
             // SAFETY: kill has no memory effects; the group is the child's own.
             unsafe { libc::kill(-group, libc::SIGKILL) };
         }
@@ -535,7 +574,10 @@ fn run_external(
         .wait()
         .map_err(|e| fail(format!("cannot wait for `{command}`: {e}")))?;
     let wall = started.elapsed();
-    if too_much.load(std::sync::atomic::Ordering::Relaxed) {
+    if stopped.load(Ordering::Relaxed) {
+        return Err(BenchError::Stopped);
+    }
+    if too_much.load(Ordering::Relaxed) {
         return Err(fail(format!(
             "`{command}` was stopped after writing more than {} bytes of answers for {} \
              bytes of puzzles",
@@ -543,7 +585,7 @@ fn run_external(
             input.len()
         )));
     }
-    if timed_out.load(std::sync::atomic::Ordering::Relaxed) {
+    if timed_out.load(Ordering::Relaxed) {
         let limit = timeout
             .map(crate::budget::duration_text)
             .unwrap_or_default();

@@ -35,8 +35,8 @@ pub use format::{median, thousands, threads_text};
 pub use gate::{parse_percentage, BaselineOutcome, Baselines, Gate, Judged, PercentageError};
 pub use measure::{Effort, Timing};
 pub use page::bench_page;
-pub use report::{BenchSummary, RunSamples};
-pub use run::{run_plan, Disagreement, Event, External, Externals, RunResult};
+pub use report::{BenchSummary, Interrupted, RunSamples};
+pub use run::{run_plan, Disagreement, Event, External, Externals, PlanRun, RunResult};
 pub use spread::{median_interval, outliers, ratio_interval};
 pub use stats::{latency_cdf, summary_rows, SummaryRow};
 pub use suite::{

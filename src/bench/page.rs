@@ -33,6 +33,9 @@ pub fn bench_page(
             summary.runs.len()
         ),
     );
+    if let Some(text) = summary.interruption_text() {
+        page.paragraph("bad", &text);
+    }
     let total = summary.total_disagreements();
     if total == 0 {
         page.paragraph(

@@ -27,6 +27,17 @@ pub struct BenchSummary {
     /// for its intervals (empty in reports made before they were kept).
     #[serde(default)]
     pub samples: Vec<RunSamples>,
+    /// Set when a signal stopped the benchmark: `runs` then holds the measurements
+    /// finished before it, of `planned`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Interrupted>,
+}
+
+/// A benchmark stopped by a signal: how far it got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interrupted {
+    /// The measurements the suite planned.
+    pub planned: usize,
 }
 
 /// The rate of every timed run of one measurement.
@@ -59,7 +70,29 @@ impl BenchSummary {
                     records_per_s: r.rates.clone(),
                 })
                 .collect(),
+            interrupted: None,
         }
+    }
+
+    /// The summary of a plan's run: its results, and whether a signal cut it short.
+    pub fn of_run(suite: &str, run: &super::run::PlanRun) -> Self {
+        BenchSummary {
+            interrupted: run.interrupted.then_some(Interrupted {
+                planned: run.planned,
+            }),
+            ..BenchSummary::new(suite, &run.results)
+        }
+    }
+
+    /// For an interrupted benchmark, the sentence that says so: how many measurements of
+    /// how many were done.
+    pub fn interruption_text(&self) -> Option<String> {
+        self.interrupted.map(|Interrupted { planned }| {
+            format!(
+                "Interrupted: {} of {planned} measurements done; the rest were not run.",
+                self.runs.len()
+            )
+        })
     }
 
     /// Records that disagree, over all runs.
@@ -99,6 +132,9 @@ impl BenchSummary {
             env.rustc,
             env.command.join(" ")
         ));
+        if let Some(text) = self.interruption_text() {
+            md.push_str(&format!("**{text}**\n\n"));
+        }
         let total = self.total_disagreements();
         md.push_str(&if total == 0 {
             "Every run agrees with the first run on its dataset, record by record.\n\n".to_string()
@@ -145,7 +181,12 @@ impl BenchSummary {
         let failures = self.failures();
         format!(
             "{} measurements in {seconds:.0} s; {}{}; report: {}",
-            self.runs.len(),
+            match self.interrupted {
+                Some(Interrupted { planned }) => {
+                    format!("interrupted: {} of {planned}", self.runs.len())
+                }
+                None => self.runs.len().to_string(),
+            },
             if total == 0 {
                 "all runs agree".to_string()
             } else {

@@ -2,6 +2,8 @@
 //! record's answer compared with the first run's on the same dataset.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use hdrhistogram::Histogram;
 
@@ -243,12 +245,27 @@ impl std::fmt::Display for Event<'_> {
     }
 }
 
-/// Runs every measurement of `plan`, and `externals` on its Sudoku datasets, in suite order.
+/// What running a plan gave: every measurement's result, or, when a signal stopped it, the
+/// results of those finished before.
+#[derive(Debug)]
+pub struct PlanRun {
+    /// The results, in suite order.
+    pub results: Vec<RunResult>,
+    /// The measurements the plan holds.
+    pub planned: usize,
+    /// Whether `stop` ended the run early: a dataset's algorithms measured in turns are
+    /// kept only all together, and the measurements after them never ran.
+    pub interrupted: bool,
+}
+
+/// Runs every measurement of `plan`, and `externals` on its Sudoku datasets, in suite order;
+/// setting `stop` (a signal handler's flag) ends the run with the measurements finished.
 pub fn run_plan(
     plan: &Plan,
     externals: &[External],
+    stop: Option<&Arc<AtomicBool>>,
     on_event: &mut dyn FnMut(Event<'_>),
-) -> Result<Vec<RunResult>, BenchError> {
+) -> Result<PlanRun, BenchError> {
     let timing = Timing {
         warmup: plan.warmup,
         min_time: plan.min_time,
@@ -270,7 +287,17 @@ pub fn run_plan(
     }
     // Generated datasets are made first, so that a bad generator setting stops the run
     // before any measurement.
+    let stopped = || stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
+    let mut results = Vec::new();
+    let ended = |results| PlanRun {
+        results,
+        planned: total,
+        interrupted: true,
+    };
     for dataset in plan.datasets.iter() {
+        if stopped() {
+            return Ok(ended(results));
+        }
         if !super::generated::needs_making(dataset) {
             continue;
         }
@@ -280,7 +307,6 @@ pub fn run_plan(
         on_event(Event::Generated(started.elapsed().as_secs_f64()));
     }
     let mut index = 0;
-    let mut results = Vec::new();
     // Every record's first answer is the reference for later runs on the same file with
     // the same settings, whether they run the whole file or its first records.
     let mut references: Vec<(&PlannedDataset, Reference)> = Vec::new();
@@ -304,6 +330,9 @@ pub fn run_plan(
         let algorithms: Vec<&str> = dataset.algorithms.iter().map(String::as_str).collect();
         let mut measured = Vec::new();
         for (t, &threads) in plan.threads.iter().enumerate() {
+            if stopped() {
+                break;
+            }
             on_event(Event::InTurns {
                 dataset: &dataset.name,
                 algorithms: &algorithms,
@@ -311,9 +340,11 @@ pub fn run_plan(
             });
             // A dataset that cannot be read (a truncated `.gz`) fails its measurements;
             // the other datasets still run.
-            let mut measurements = measure_in_turns(dataset, &algorithms, threads, &timing)
-                .map(Vec::into_iter)
-                .map_err(|error| error.to_string());
+            let mut measurements =
+                match measure_in_turns(dataset, &algorithms, threads, &timing, stop) {
+                    Err(BenchError::Stopped) => break,
+                    other => other.map(Vec::into_iter).map_err(|error| error.to_string()),
+                };
             for (a, algorithm) in algorithms.iter().enumerate() {
                 index += 1;
                 on_event(Event::Started {
@@ -342,6 +373,10 @@ pub fn run_plan(
         }
         measured.sort_by_key(|(order, _)| *order);
         results.extend(measured.into_iter().map(|(_, result)| result));
+        if stopped() {
+            name_by_records(dataset, &mut results[first_result..]);
+            return Ok(ended(results));
+        }
         if externals_on(dataset).is_empty() {
             name_by_records(dataset, &mut results[first_result..]);
             continue;
@@ -391,10 +426,15 @@ pub fn run_plan(
                 (&external.name, &external.command, external.timeout),
                 &puzzles,
                 &timing,
+                stop.map(Arc::as_ref),
             ) {
                 Ok(runs) => {
                     result.rates = runs.rates;
                     compare_external(&mut result, reference, &texts, &runs.lines);
+                }
+                Err(BenchError::Stopped) => {
+                    name_by_records(dataset, &mut results[first_result..]);
+                    return Ok(ended(results));
                 }
                 Err(error) => result.failure = Some(error.to_string()),
             }
@@ -403,7 +443,10 @@ pub fn run_plan(
         }
         name_by_records(dataset, &mut results[first_result..]);
     }
-    Ok(results)
+    Ok(PlanRun {
+        interrupted: false,
+        ..ended(results)
+    })
 }
 
 /// Names the results of `dataset` after the records its runs read, when its file holds

@@ -4,9 +4,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
+use puzzlebench::batch::Interruption;
 use puzzlebench::bench::{self, BenchSummary, Event, Overrides, Suite};
 use puzzlebench::kinds;
 use puzzlebench::report::{self, EnvInfo};
@@ -68,19 +69,37 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
             say(&format!("{event}\n"))
         }
     };
-    let results = bench::run_plan(&plan, &args.externals.timed(), &mut on_event)?;
-    let summary = BenchSummary::new(&plan.name, &results);
+    // The first Ctrl-C or SIGTERM ends the measurement under way; those finished are
+    // reported. A second one exits at once.
+    let interruption = Interruption::install().context("cannot install the signal handlers")?;
+    let stop = interruption.flag();
+    let run = bench::run_plan(&plan, &args.externals.timed(), Some(&stop), &mut on_event)?;
+    if run.interrupted && run.results.is_empty() {
+        say("puzzlebench: interrupted before any measurement was done: no report written\n");
+        return Ok(ExitCode::from(interruption.exit_code()));
+    }
+    let summary = BenchSummary::of_run(&plan.name, &run);
+    let results = &run.results;
     let threads = plan.threads.iter().copied().max().unwrap_or(1);
     let env = EnvInfo::collect(threads, std::env::args().collect());
     let label = args.label.as_deref().unwrap_or(&plan.name);
     let dir = bench::report_folder(&args.reports, &env, label)?;
-    bench::write_report(&dir, &summary, &results, &env)?;
+    bench::write_report(&dir, &summary, results, &env)?;
     let mut out = report::standard_output()?.lock();
     out.write_all(summary.to_text().as_bytes())?;
     let seconds = started.elapsed().as_secs_f64();
     writeln!(out, "{}", summary.closing_line(seconds, &dir))?;
     drop(out);
     let mut failed = summary.total_disagreements() + summary.failures();
+    if run.interrupted {
+        if args.baselines.baseline.is_some() || args.baselines.save_baseline.is_some() {
+            say(
+                "puzzlebench: an interrupted run is neither compared with a baseline nor \
+                 kept as one\n",
+            );
+        }
+        return Ok(ExitCode::from(interruption.exit_code()));
+    }
     let after = args.baselines.apply(&dir, &args.reports)?;
     if let Some(judged) = after.compared {
         failed += print(judged)?;
