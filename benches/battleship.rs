@@ -104,7 +104,7 @@ fn stages(c: &mut Criterion) {
             out.len()
         })
     });
-    let input = InputSpec::new(&path.to_string_lossy(), None);
+    let input = InputSpec::new(&path, None);
     let job = ValidatePuzzle::job(&Default::default(), "bitmask", std::slice::from_ref(&input))
         .expect("a job");
     batch_stage::bench_batch(&mut group, &job, &input);

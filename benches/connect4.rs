@@ -96,7 +96,7 @@ fn stages(c: &mut Criterion) {
                 out.len()
             })
         });
-        let input = InputSpec::new(&path.to_string_lossy(), None);
+        let input = InputSpec::new(&path, None);
         let job = ValidatePuzzle::job(
             &Default::default(),
             "bitboard",

@@ -149,7 +149,7 @@ fn stages(c: &mut Criterion) {
             out.len()
         })
     });
-    let input = InputSpec::new(&path.to_string_lossy(), None);
+    let input = InputSpec::new(&path, None);
     let job = SudokuPuzzle::job(&Default::default(), "fast", std::slice::from_ref(&input))
         .expect("the fast algorithm");
     batch_stage::bench_batch(&mut group, &job, &input);

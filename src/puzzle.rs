@@ -456,7 +456,7 @@ mod tests {
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all("naïve\n# a comment\nab\n".as_bytes())
             .unwrap();
-        let inputs = [InputSpec::new(&file.path().to_string_lossy(), None)];
+        let inputs = [InputSpec::new(file.path(), None)];
         let options = RunOptions::default();
         let mut chars = Lengths::default();
         let stats = plain

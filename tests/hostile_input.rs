@@ -608,3 +608,84 @@ fn a_csv_whose_first_row_is_a_record_is_refused() {
         assert_eq!(rows.len(), text.trim_start().lines().count(), "{command:?}");
     }
 }
+
+#[test]
+fn file_names_that_are_not_utf8_are_read_written_and_reported() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let name = |bytes: &[u8]| dir.path().join(OsStr::from_bytes(bytes));
+    let puzzles = name(b"puzzles-\xff.txt");
+    std::fs::copy(
+        repo_datasets().join("sudoku/generated-16x16-20.txt"),
+        &puzzles,
+    )
+    .unwrap();
+    let (rows, report) = (name(b"rows-\xfe.csv"), name(b"report-\xfd"));
+    let out = puzzlebench()
+        .args(["sudoku", "solve", "-o"])
+        .arg(&rows)
+        .arg("--report")
+        .arg(&report)
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let text = std::fs::read_to_string(&rows).unwrap();
+    assert_eq!(text.lines().filter(|l| l.contains(",solved,")).count(), 20);
+    let summary = std::fs::read_to_string(report.join("summary.json")).unwrap();
+    assert!(summary.contains("puzzles-\u{fffd}.txt"), "{summary}");
+    // Resumed, the finished file is left as it is.
+    let again = puzzlebench()
+        .args(["sudoku", "solve", "--resume", "-o"])
+        .arg(&rows)
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", common::stderr(&again));
+    assert_eq!(std::fs::read_to_string(&rows).unwrap(), text);
+    let shown = puzzlebench()
+        .args(["sudoku", "show"])
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    assert_eq!(shown.status.code(), Some(0), "{}", common::stderr(&shown));
+    let stones = name(b"stones-\xff.txt");
+    std::fs::copy(repo_datasets().join("tiling/4x4_stones.txt"), &stones).unwrap();
+    let counted = puzzlebench()
+        .args(["tiling", "count", "--board", "4x4", "--pieces"])
+        .arg(&stones)
+        .output()
+        .unwrap();
+    assert_eq!(
+        counted.status.code(),
+        Some(0),
+        "{}",
+        common::stderr(&counted)
+    );
+}
+
+#[test]
+fn a_file_name_with_a_line_break_keeps_the_report_tables_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("two\nlines|.txt");
+    std::fs::copy(
+        repo_datasets().join("sudoku/generated-16x16-20.txt"),
+        &puzzles,
+    )
+    .unwrap();
+    let report = dir.path().join("report");
+    let out = puzzlebench()
+        .args(["sudoku", "solve", "-o", "/dev/null", "--report"])
+        .arg(&report)
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let md = std::fs::read_to_string(report.join("summary.md")).unwrap();
+    assert!(md.contains("two<br>lines\\|.txt"), "{md}");
+    for line in md.lines().filter(|l| l.starts_with('|')) {
+        assert!(line.ends_with('|'), "a table row cut: {line:?}\n{md}");
+    }
+    assert!(!md.lines().any(|l| l.starts_with("lines")), "{md}");
+}

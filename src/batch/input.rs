@@ -113,11 +113,13 @@ pub struct InputSpec {
 impl InputSpec {
     /// An input for `name` (`-` is standard input). The format is `forced` if given, else
     /// CSV for names ending in `.csv` or `.csv.gz`, else lines.
-    pub fn new(name: &str, forced: Option<InputFormat>) -> Self {
+    /// A name need not be UTF-8: file names are bytes.
+    pub fn new(name: impl AsRef<std::ffi::OsStr>, forced: Option<InputFormat>) -> Self {
+        let name = name.as_ref();
         let path = (name != "-").then(|| PathBuf::from(name));
         let format = forced.unwrap_or_else(|| {
-            let lower = name.to_ascii_lowercase();
-            if lower.ends_with(".csv") || lower.ends_with(".csv.gz") {
+            let lower = name.as_encoded_bytes().to_ascii_lowercase();
+            if lower.ends_with(b".csv") || lower.ends_with(b".csv.gz") {
                 InputFormat::Csv
             } else {
                 InputFormat::Lines
@@ -139,18 +141,19 @@ impl InputSpec {
     /// Inputs for the files named on a command line (standard input when none), each
     /// checked to be readable before anything runs, so that a typo fails at once.
     pub fn for_names(
-        names: &[String],
+        names: &[std::ffi::OsString],
         forced: Option<InputFormat>,
     ) -> Result<Vec<Self>, BatchError> {
-        let names: Vec<&str> = if names.is_empty() {
-            vec!["-"]
+        let stdin = std::ffi::OsStr::new("-");
+        let names: Vec<&std::ffi::OsStr> = if names.is_empty() {
+            vec![stdin]
         } else {
-            names.iter().map(String::as_str).collect()
+            names.iter().map(std::ffi::OsString::as_os_str).collect()
         };
-        if names.iter().filter(|&&n| n == "-").count() > 1 {
+        if names.iter().filter(|&&n| n == stdin).count() > 1 {
             return Err(BatchError::StdinTwice);
         }
-        if names.contains(&"-") && STDIN_WAS_CLOSED.load(Ordering::Relaxed) {
+        if names.contains(&stdin) && STDIN_WAS_CLOSED.load(Ordering::Relaxed) {
             return Err(BatchError::StdinClosed);
         }
         names
@@ -497,7 +500,7 @@ mod tests {
         } else {
             file.write_all(bytes).unwrap();
         }
-        let spec = InputSpec::new(&file.path().to_string_lossy(), Some(format));
+        let spec = InputSpec::new(file.path(), Some(format));
         let (mut cutter, header) = spec
             .open_chunks(Arc::new(AtomicU64::new(0)), None)
             .unwrap()

@@ -1702,7 +1702,7 @@ mod tests {
     fn echo(text: &str, format: InputFormat, options: &RunOptions) -> Vec<(String, String)> {
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(text.as_bytes()).unwrap();
-        let input = InputSpec::new(&file.path().to_string_lossy(), Some(format));
+        let input = InputSpec::new(file.path(), Some(format));
         let mut rows = Rows::default();
         run(&Echo, &[input], &mut rows, &NoProgress, options).unwrap();
         rows.0
@@ -1774,7 +1774,7 @@ mod tests {
             .collect();
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(text.as_bytes()).unwrap();
-        let input = InputSpec::new(&file.path().to_string_lossy(), Some(InputFormat::Lines));
+        let input = InputSpec::new(file.path(), Some(InputFormat::Lines));
         for threads in [1, 2] {
             let options = RunOptions {
                 threads,

@@ -74,7 +74,7 @@ pub struct Effort {
 
 /// How a dataset file is read: CSV by its extension, lines otherwise.
 pub(super) fn input_spec(path: &std::path::Path) -> InputSpec {
-    InputSpec::new(&path.to_string_lossy(), None)
+    InputSpec::new(path, None)
 }
 
 /// Turns each measurement of [`measure_in_turns`] takes, at least: its timed runs are

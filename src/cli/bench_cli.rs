@@ -12,7 +12,7 @@ use puzzlebench::bench::{self, BenchSummary, Event, Overrides, Suite};
 use puzzlebench::kinds;
 use puzzlebench::report::{self, EnvInfo};
 
-use super::{exit_code, say};
+use super::{command_line, exit_code, say};
 
 /// Compare algorithms, datasets and thread counts; write a report folder.
 #[derive(Debug, Args)]
@@ -81,7 +81,7 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let summary = BenchSummary::of_run(&plan.name, &run);
     let results = &run.results;
     let threads = plan.threads.iter().copied().max().unwrap_or(1);
-    let env = EnvInfo::collect(threads, std::env::args().collect());
+    let env = EnvInfo::collect(threads, command_line());
     let label = args.label.as_deref().unwrap_or(&plan.name);
     let dir = bench::report_folder(&args.reports, &env, label)?;
     bench::write_report(&dir, &summary, results, &env)?;

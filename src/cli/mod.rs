@@ -73,7 +73,7 @@ enum Command {
 #[derive(Debug, Args)]
 struct RunArgs {
     /// Input files; none or `-` reads standard input. `.gz` files are decompressed.
-    files: Vec<String>,
+    files: Vec<std::ffi::OsString>,
     /// Worker threads, at most 1024 (default: one per core).
     #[arg(short = 'j', long, default_value_t = 0, hide_default_value = true, value_parser = parse_threads)]
     threads: usize,
@@ -276,7 +276,7 @@ fn run_job<J: Job>(
         to_stderr(&summary.to_text())?;
     }
     if let Some(dir) = &args.report {
-        let env = EnvInfo::collect(stats.threads, std::env::args().collect());
+        let env = EnvInfo::collect(stats.threads, command_line());
         report::write_report(dir, &summary, &env)
             .with_context(|| format!("cannot write the report into {}", dir.display()))?;
     }
@@ -302,6 +302,14 @@ fn report_skipped(dir: &Path, new: bool) {
          written into {}",
         dir.display()
     );
+}
+
+/// The command line as reports record it: an argument that is not UTF-8 (a file name
+/// is bytes) with `�` for what cannot be read.
+fn command_line() -> Vec<String> {
+    std::env::args_os()
+        .map(|arg| arg.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// The worker pool of a command: `threads` workers, or one per core when 0.

@@ -73,7 +73,7 @@ pub(super) struct SolveArgs {
 #[derive(Debug, Args)]
 pub(super) struct ShowArgs {
     /// Input files; none or `-` reads standard input. `.gz` files are decompressed.
-    files: Vec<String>,
+    files: Vec<std::ffi::OsString>,
     /// Read inputs as this format (default: CSV for `.csv`/`.csv.gz`, else one per line).
     #[arg(long, value_enum)]
     format: Option<InputFormat>,

@@ -60,7 +60,7 @@ pub(super) struct TilingCountArgs {
     /// `pentominoes` (the 12 free pentominoes) or a pieces file in the stones format with
     /// `#` cells (`-`: standard input).
     #[arg(long, default_value = "pentominoes")]
-    pieces: String,
+    pieces: std::ffi::OsString,
     #[command(flatten)]
     count: CountOptions,
     #[command(flatten)]
@@ -152,7 +152,7 @@ pub(super) fn solve_checkerboard(args: CheckerboardSolveArgs) -> Result<ExitCode
     // The stones and the board file are refused as the output, which would empty them.
     let read: Vec<InputSpec> = std::iter::once(args.stones.as_path())
         .chain(args.board.board_file.as_deref())
-        .map(|path| InputSpec::new(&path.to_string_lossy(), None))
+        .map(|path| InputSpec::new(path, None))
         .collect();
     let mut out = create_output(args.output.as_ref(), &read)?;
     let limit = args.limit.unwrap_or(u64::MAX);

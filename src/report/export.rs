@@ -202,9 +202,12 @@ impl Table {
     }
 }
 
-/// A Markdown cell's text: `|` would end the cell.
+/// A Markdown cell's text: `|` would end the cell, and a line break the table's row (a
+/// file name may hold one), so breaks become `<br>`, which a table cell shows as one.
 fn escape(text: &str) -> String {
     text.replace('|', "\\|")
+        .replace("\r\n", "<br>")
+        .replace(['\n', '\r'], "<br>")
 }
 
 #[cfg(test)]
@@ -226,6 +229,16 @@ mod tests {
         assert_eq!(
             sample().to_markdown(),
             "| name | count |\n|---|---:|\n| a\\|b | 12 |\n| longer name | 3 |\n"
+        );
+    }
+
+    #[test]
+    fn markdown_shows_line_breaks_in_a_cell_as_breaks_of_the_cell() {
+        let mut table = Table::new(vec![Column::left("file")]);
+        table.push(vec!["two\nlines\r\nthree\rfour".into()]);
+        assert_eq!(
+            table.to_markdown(),
+            "| file |\n|---|\n| two<br>lines<br>three<br>four |\n"
         );
     }
 

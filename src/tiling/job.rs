@@ -325,7 +325,7 @@ mod tests {
             threads,
             ..RunOptions::default()
         };
-        let input = InputSpec::new(&path.to_string_lossy(), None);
+        let input = InputSpec::new(path, None);
         run(
             &CountJob { engine },
             &[input],
