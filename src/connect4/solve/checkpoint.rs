@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -49,29 +49,14 @@ impl Checkpoint {
             path: path.to_path_buf(),
             source,
         };
-        let text = match std::fs::read(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(io_error(e)),
-        };
-        // Only complete lines count: a last line cut short by an interruption (its score
-        // may have lost digits and still parse) is dropped, from the file too.
-        let complete = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let known = if complete == 0 {
-            HashMap::new()
-        } else {
-            parse(&text[..complete], &header, spec).map_err(|reason| BookError::Checkpoint {
-                path: path.to_path_buf(),
-                reason,
-            })?
-        };
+        let (known, complete) = read_complete_lines(path, &header, spec)?;
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(path)
             .map_err(io_error)?;
-        file.set_len(complete as u64).map_err(io_error)?;
+        file.set_len(complete).map_err(io_error)?;
         let mut out = BufWriter::new(file);
         out.seek(SeekFrom::End(0)).map_err(io_error)?;
         if complete == 0 {
@@ -138,42 +123,83 @@ impl Checkpoint {
     }
 }
 
-/// The scores the complete lines of a checkpoint hold, or why it cannot be used.
-fn parse<M: Bits>(text: &[u8], header: &str, spec: &BookSpec) -> Result<HashMap<M, i32>, String> {
-    let mut lines = BufReader::new(text).lines();
-    let first = lines
-        .next()
-        .transpose()
-        .map_err(|e| e.to_string())?
-        .unwrap_or_default();
-    if first != header {
-        return Err(format!(
-            "it is not a checkpoint of this build ({spec}): delete it to start afresh"
-        ));
+/// The longest line a checkpoint holds (its header, or a 128-bit key in hexadecimal and a
+/// score), with room to spare: a longer one means the file is something else, which is
+/// then refused without being read whole (a link to `/dev/zero` has no line end at all).
+const MAX_LINE_BYTES: u64 = 256;
+
+/// The scores the complete lines of the checkpoint at `path` hold (none if it does not
+/// exist), and the bytes those lines take; or why it cannot be used. Only complete lines
+/// count: a last line cut short by an interruption (its score may have lost digits and
+/// still parse) is left out, and the caller cuts it from the file.
+fn read_complete_lines<M: Bits>(
+    path: &Path,
+    header: &str,
+    spec: &BookSpec,
+) -> Result<(HashMap<M, i32>, u64), BookError> {
+    let refuse = |reason: String| BookError::Checkpoint {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let io_error = |source| BookError::CheckpointIo {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((HashMap::new(), 0)),
+        Err(e) => return Err(io_error(e)),
+    };
+    if !file.metadata().map_err(io_error)?.is_file() {
+        return Err(refuse("it is not a regular file".into()));
     }
+    let mut reader = BufReader::new(file);
     let (bound, key_bits) = (spec.score_bound(), spec.key_bits());
     let mut known = HashMap::new();
-    for (i, line) in lines.enumerate() {
-        let line = line.map_err(|e| e.to_string())?;
-        let entry = line.split_once(' ').and_then(|(key, score)| {
+    let (mut line, mut number, mut complete) = (Vec::new(), 0, 0);
+    loop {
+        line.clear();
+        let read = Read::take(&mut reader, MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(io_error)?;
+        if line.last() != Some(&b'\n') {
+            if read as u64 > MAX_LINE_BYTES {
+                return Err(refuse(format!(
+                    "line {} is longer than {MAX_LINE_BYTES} bytes: not a checkpoint",
+                    number + 1
+                )));
+            }
+            // The end of the file, after the last complete line.
+            return Ok((known, complete));
+        }
+        number += 1;
+        complete += read as u64;
+        let text = String::from_utf8_lossy(&line[..line.len() - 1]);
+        if number == 1 {
+            if text != header {
+                return Err(refuse(format!(
+                    "it is not a checkpoint of this build ({spec}): delete it to start afresh"
+                )));
+            }
+            continue;
+        }
+        let entry = text.split_once(' ').and_then(|(key, score)| {
             let key = u128::from_str_radix(key, 16).ok()?;
             let score: i32 = score.parse().ok()?;
             let fits = key.checked_shr(key_bits).unwrap_or(0) == 0;
             (fits && score.abs() <= bound).then_some((key, score))
         });
         let Some((key, score)) = entry else {
-            return Err(format!(
-                "line {}: {} is not `<hex key> <score>`",
-                i + 2,
-                Excerpt::quoted(&line)
-            ));
+            return Err(refuse(format!(
+                "line {number}: {} is not `<hex key> <score>`",
+                Excerpt::quoted(&text)
+            )));
         };
         // Two shifts of 32: a shift by 64 would overflow a `u64` key (whose high half is
         // zero, as checked above).
         let high = M::from_u64((key >> 64) as u64) << 32 << 32;
         known.insert(high | M::from_u64(key as u64), score);
     }
-    Ok(known)
 }
 
 #[cfg(test)]
@@ -227,6 +253,30 @@ mod tests {
         drop(file);
         let (_, known) = Checkpoint::open::<u64>(&path, &exact).unwrap();
         assert_eq!(known, HashMap::from([(0x1f, 10)]));
+    }
+
+    #[test]
+    fn a_line_longer_than_any_checkpoint_holds_is_refused_without_reading_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.partial");
+        std::fs::write(&path, vec![b'0'; 10_000]).unwrap();
+        let error = Checkpoint::open::<u64>(&path, &SPEC).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("line 1 is longer than 256 bytes: not a checkpoint"),
+            "{error}"
+        );
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len(),
+            10_000,
+            "left as it was"
+        );
+        let error = Checkpoint::open::<u64>(Path::new("/dev/zero"), &SPEC).unwrap_err();
+        assert!(
+            error.to_string().contains("it is not a regular file"),
+            "{error}"
+        );
     }
 
     #[test]
