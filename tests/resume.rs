@@ -125,7 +125,7 @@ fn a_file_cut_anywhere_is_completed_to_the_uninterrupted_one() {
 }
 
 #[test]
-fn a_run_killed_part_way_resumes_to_the_uninterrupted_file() {
+fn a_run_killed_part_way_resumes_with_its_settings_to_the_uninterrupted_file() {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
     let puzzles: Vec<&str> = text.lines().skip(1).map(|l| &l[..81]).collect();
@@ -150,6 +150,15 @@ fn a_run_killed_part_way_resumes_to_the_uninterrupted_file() {
         input,
     ]);
     assert_eq!(out.status.code(), Some(0));
+    let unfinished = |results: &Path| {
+        let mut name = results.as_os_str().to_owned();
+        name.push(".unfinished");
+        PathBuf::from(name)
+    };
+    assert!(
+        !unfinished(&full).exists(),
+        "a finished run keeps no settings"
+    );
     let part = dir.path().join("part.csv");
     let mut child = puzzlebench()
         .args(["sudoku", "solve", "--algo", "dlx", "-j1", "-o"])
@@ -164,19 +173,37 @@ fn a_run_killed_part_way_resumes_to_the_uninterrupted_file() {
     }
     child.kill().unwrap(); // SIGKILL: nothing is flushed or finished.
     child.wait().unwrap();
-    let before = std::fs::read_to_string(&part).unwrap().lines().count();
+    let killed = std::fs::read_to_string(&part).unwrap();
+    let before = killed.lines().count();
     assert!(before < 100_001, "the run was killed before its end");
-    let out = run_in(&[
-        "sudoku",
-        "solve",
-        "--algo",
-        "dlx",
-        "--resume",
-        "-o",
-        part.to_str().unwrap(),
-        input,
-    ]);
+    assert!(
+        unfinished(&part).exists(),
+        "the killed run's settings are kept"
+    );
+    // Other settings would append rows of another kind: refused, the file left as it is.
+    let resume_with = |extra: &[&str]| {
+        let mut args = vec!["sudoku", "solve", "--resume", "-o", part.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.push(input);
+        run_in(&args)
+    };
+    let out = resume_with(&["--algo", "fast", "--limit", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "its run had other settings: algorithm was dlx, now fast; limit was 2, now 1"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), killed);
+    // The budget and the threads may change.
+    let out = resume_with(&["--algo", "dlx", "--timeout", "1m", "-j2"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        !unfinished(&part).exists(),
+        "the finished run's settings are removed"
+    );
     assert_eq!(
         without_last_field(&std::fs::read_to_string(&part).unwrap()),
         without_last_field(&std::fs::read_to_string(&full).unwrap())
@@ -255,6 +282,8 @@ fn files_that_do_not_fit_are_refused_and_left_as_they_are() {
     // Without -o.
     let out = run_in(&["sudoku", "solve", "--resume", inputs[0].to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
+    // The refused runs kept no settings beside the file, which their run did not begin.
+    assert!(!dir.path().join("rows.csv.unfinished").exists());
 }
 
 #[test]

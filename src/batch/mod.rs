@@ -481,3 +481,19 @@ pub enum BatchError {
         message: String,
     },
 }
+
+impl BatchError {
+    /// Whether `--resume` refused the results file (it does not fit this run): the run
+    /// then stopped before writing a row, and the file is as it was.
+    pub fn refuses_resume(&self) -> bool {
+        matches!(
+            self,
+            BatchError::ResumeMismatch { .. }
+                | BatchError::ResumeContent { .. }
+                | BatchError::ResumeWidth { .. }
+                | BatchError::ResumeRow { .. }
+                | BatchError::ResumeColumns { .. }
+                | BatchError::ResumeTooLong { .. }
+        )
+    }
+}

@@ -13,7 +13,7 @@ use puzzlebench::batch::{
     TerminalProgress,
 };
 use puzzlebench::budget::Budget;
-use puzzlebench::report::{self, EnvInfo, OutputFormat, Summary};
+use puzzlebench::report::{self, EnvInfo, OutputFormat, RunSettings, Summary};
 
 mod battleship_cli;
 mod bench_cli;
@@ -235,7 +235,12 @@ fn run_job<J: Job>(
         report::create_folder(dir)
             .with_context(|| format!("cannot write the report into {}", dir.display()))?;
     }
+    let settings_kept = settings_to_keep(job, command, inputs, args)?;
     let (mut sink, resume) = report::open_rows(output, args.resume, header, format, inputs)?;
+    let kept_before = settings_kept
+        .as_ref()
+        .is_some_and(|(path, _)| path.exists());
+    let unfinished = settings_kept.and_then(|(path, settings)| keep(&path, &settings, args));
     let interactive = !args.filter && (args.progress || io::stderr().is_terminal());
     let progress: Box<dyn Progress> = if interactive {
         Box::new(TerminalProgress::new())
@@ -253,6 +258,12 @@ fn run_job<J: Job>(
     };
     let stats =
         batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options).map_err(|error| {
+            if let Some(path) = unfinished.as_ref() {
+                // A refused results file is left as it was, and so is what lies beside it.
+                if error.refuses_resume() && !kept_before {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
             match error {
                 batch::BatchError::Output(source) => {
                     if let Some(dir) = args.report.as_ref() {
@@ -268,6 +279,11 @@ fn run_job<J: Job>(
                 other => other.into(),
             }
         })?;
+    if let Some(path) = unfinished.filter(|_| !stats.interrupted) {
+        // Every record has its row: nothing is left to resume. Best effort, as a file
+        // left there only makes a later --resume check settings it need not.
+        let _ = std::fs::remove_file(path);
+    }
     let names = inputs.iter().map(InputSpec::display_name).collect();
     let mut settings = job.settings();
     settings.extend(options.budget.settings());
@@ -285,6 +301,52 @@ fn run_job<J: Job>(
     }
     // An engine retries a task that exits non-zero: in filter mode failed records are rows.
     Ok(exit_code(if args.filter { 0 } else { stats.failed }))
+}
+
+/// Where and what to keep of a run into a results file `-o FILE` until it ends: its
+/// command and settings, in `FILE.unfinished`. With `--resume`, settings other than those
+/// kept there by the run that began the file are refused. Nothing is kept for standard
+/// output or a file that is not a regular one (`/dev/null`).
+fn settings_to_keep<J: Job>(
+    job: &J,
+    command: &str,
+    inputs: &[InputSpec],
+    args: &RunArgs,
+) -> Result<Option<(PathBuf, RunSettings)>> {
+    let Some(output) = args.output.as_deref() else {
+        return Ok(None);
+    };
+    if std::fs::metadata(output).is_ok_and(|meta| !meta.is_file()) {
+        return Ok(None);
+    }
+    let path = RunSettings::path_beside(output);
+    // Written over, it would lose an input.
+    InputSpec::check_output(&path, inputs)?;
+    let shard = args.shard.map(|shard| shard.to_string());
+    let settings = RunSettings::new(command, job.settings(), shard);
+    if args.resume {
+        if let Some(earlier) = RunSettings::read(&path)? {
+            settings.check_resumes(&earlier, output)?;
+        }
+    }
+    Ok(Some((path, settings)))
+}
+
+/// Keeps `settings` at `path` for the run's end to remove (`Some(path)`); a file that
+/// cannot be written is said, and the run goes on without it.
+fn keep(path: &Path, settings: &RunSettings, args: &RunArgs) -> Option<PathBuf> {
+    match settings.write(path) {
+        Ok(()) => Some(path.to_path_buf()),
+        Err(error) => {
+            say(&format!(
+                "puzzlebench: cannot keep the run's settings in {} ({error}): a --resume of {} \
+                 will not be able to check them\n",
+                path.display(),
+                output_name(args.output.as_ref())
+            ));
+            None
+        }
+    }
 }
 
 /// Says that the report into `dir` is not written, the reader of the results having gone

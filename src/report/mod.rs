@@ -9,6 +9,7 @@ mod resume;
 mod rows;
 mod run_page;
 mod summary;
+mod unfinished;
 
 pub use env::EnvInfo;
 pub use export::{create_folder, ExportError};
@@ -22,6 +23,7 @@ pub use rows::{
 };
 pub use run_page::run_page;
 pub use summary::{LatencyBand, SlowestRecord, Summary};
+pub use unfinished::RunSettings;
 
 use std::path::Path;
 
