@@ -103,6 +103,26 @@ fn a_closed_pipe_leaves_no_empty_report_folder() {
 }
 
 #[test]
+fn a_refused_run_leaves_no_empty_report_folder_and_keeps_a_folder_it_did_not_make() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write(dir.path(), "in.txt", ".".repeat(81) + "\n");
+    std::fs::create_dir(dir.path().join("old")).unwrap();
+    for folder in ["new", "old"] {
+        // --resume of a results file that does not exist is refused before the run.
+        let out = common::shell_in(
+            dir.path(),
+            &format!("sudoku solve in.txt --resume -o missing.csv --report {folder}"),
+            "",
+        );
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("cannot resume missing.csv"), "{stderr}");
+    }
+    assert!(!dir.path().join("new").exists(), "the folder the run made");
+    assert!(dir.path().join("old").is_dir(), "the folder that was there");
+}
+
+#[test]
 fn thread_counts_above_the_cap_are_refused_at_once() {
     for args in [
         format!("sudoku solve -j 30000 {}", sudoku_file()),

@@ -225,8 +225,7 @@ fn run_job<J: Job>(
         .iter()
         .map(|input| input.clone().with_max_line_bytes(args.max_line_bytes))
         .collect::<Vec<_>>();
-    let header = !(args.no_header || args.filter);
-    let (output, format) = (args.output.as_deref(), args.output_format);
+    let output = args.output.as_deref();
     // The report folder is checked, then made, before the run, so that a path it cannot
     // take fails at once rather than after every record, and a refused one is not made.
     let report_folder_is_new = args.report.as_ref().is_some_and(|dir| !dir.exists());
@@ -235,6 +234,28 @@ fn run_job<J: Job>(
         report::create_folder(dir)
             .with_context(|| format!("cannot write the report into {}", dir.display()))?;
     }
+    let ran = run_rows(job, command, inputs, args, report_folder_is_new);
+    if let Some(dir) = args.report.as_ref().filter(|_| ran.is_err()) {
+        if report_folder_is_new {
+            // A run refused or failed leaves no empty folder to be taken for a report;
+            // only an empty folder is removed.
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+    ran
+}
+
+/// The run of [`run_job`] once its inputs are checked and its report folder made: rows,
+/// summary and report, and the exit code.
+fn run_rows<J: Job>(
+    job: &J,
+    command: &str,
+    inputs: &[InputSpec],
+    args: &RunArgs,
+    report_folder_is_new: bool,
+) -> Result<ExitCode> {
+    let header = !(args.no_header || args.filter);
+    let (output, format) = (args.output.as_deref(), args.output_format);
     let settings_kept = settings_to_keep(job, command, inputs, args)?;
     let (mut sink, resume) = report::open_rows(output, args.resume, header, format, inputs)?;
     let kept_before = settings_kept
