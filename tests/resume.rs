@@ -380,3 +380,37 @@ fn a_file_cut_inside_a_carried_field_of_several_lines_is_completed() {
         assert_eq!(rows(&resumed), rows(&whole), "cut at {at}");
     }
 }
+
+#[test]
+fn a_file_where_the_settings_go_that_is_no_settings_is_never_written_over() {
+    // A Connect Four book named FILE.unfinished, given as --book of a run into FILE.
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rows.csv.unfinished");
+    std::fs::copy(repo_datasets().join("connect4/7x6-depth8-weak.book"), &book).unwrap();
+    let before = std::fs::read(&book).unwrap();
+    let positions = dir.path().join("positions.txt");
+    std::fs::write(&positions, "4\n44\n").unwrap();
+    let out = puzzlebench()
+        .args(["connect4", "solve", "--weak", "--book"])
+        .arg(&book)
+        .arg("-o")
+        .arg(dir.path().join("rows.csv"))
+        .arg(&positions)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("is there and is not the settings of an unfinished run"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&book).unwrap(),
+        before,
+        "the book is untouched"
+    );
+    assert!(
+        !dir.path().join("rows.csv").exists(),
+        "refused before the results file"
+    );
+}

@@ -62,7 +62,7 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 
 /// `path` made absolute: free of links as far as it exists, and of `.` and `..`
 /// (`None` when the current folder cannot be read).
-fn resolved(path: &Path) -> Option<PathBuf> {
+pub fn resolved(path: &Path) -> Option<PathBuf> {
     use std::path::Component;
     let mut resolved = PathBuf::new();
     for component in std::path::absolute(path).ok()?.components() {

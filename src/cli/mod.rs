@@ -341,8 +341,16 @@ fn settings_to_keep<J: Job>(
         return Ok(None);
     }
     let path = RunSettings::path_beside(output);
-    // Written over, it would lose an input.
+    // Written over, it would lose an input, or a book.
     InputSpec::check_output(&path, inputs)?;
+    if !args.resume && RunSettings::is_foreign_file(&path) {
+        anyhow::bail!(
+            "{} is there and is not the settings of an unfinished run (a run into {} keeps \
+             them there): move it away, or name another results file",
+            path.display(),
+            output.display()
+        );
+    }
     let shard = args.shard.map(|shard| shard.to_string());
     let settings = RunSettings::new(command, job.settings(), shard);
     if args.resume {

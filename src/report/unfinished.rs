@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 use super::resume::ResumeError;
 use crate::batch::{read_file_bounded, BoundedReadError};
 
+/// Links followed to the results file at most, as the system follows them.
+const MAX_LINKS: usize = 40;
+
 /// The most bytes such a file holds: a command and a few settings.
 const MAX_BYTES: u64 = 64 * 1024;
 
@@ -43,22 +46,44 @@ impl RunSettings {
         }
     }
 
-    /// The file beside `results` that holds the settings while its run is unfinished.
+    /// The file beside `results` that holds the settings while its run is unfinished:
+    /// beside the file itself, whatever path or link names it (`FILE` resolved, then
+    /// `.unfinished`).
     pub fn path_beside(results: &Path) -> PathBuf {
-        let mut name = OsString::from(results.as_os_str());
+        // A link to a file not made yet is followed by hand: only what exists resolves.
+        let mut target = results.to_path_buf();
+        for _ in 0..MAX_LINKS {
+            let Ok(link) = std::fs::read_link(&target) else {
+                break;
+            };
+            target = match target.parent() {
+                Some(folder) => folder.join(link),
+                None => link,
+            };
+        }
+        let resolved = crate::batch::resolved(&target).unwrap_or(target);
+        let mut name = OsString::from(resolved.as_os_str());
         name.push(".unfinished");
         PathBuf::from(name)
     }
 
     /// Reads the settings kept at `path`: `None` when there is no such file (the run
-    /// finished, or was made before the settings were kept).
+    /// finished, or was made before the settings were kept). Anything else there (a
+    /// named pipe, a link, a file of other contents) is refused, never read on.
     pub fn read(path: &Path) -> Result<Option<Self>, ResumeError> {
-        let refuse = |why: String| {
-            ResumeError::NotResults {
+        let refuse = |why: String| ResumeError::NotResults {
             path: path.to_path_buf(),
-            why: format!("{why}: not the settings of an unfinished run (delete it to resume without checking them)"),
-        }
+            why: format!(
+                "{why}: not the settings of an unfinished run (delete it to resume without \
+                 checking them)"
+            ),
         };
+        match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(refuse(format!("it cannot be read ({e})"))),
+            Ok(meta) if !meta.is_file() => return Err(refuse("it is not a regular file".into())),
+            Ok(_) => {}
+        }
         let bytes = match read_file_bounded(path, MAX_BYTES) {
             Ok(bytes) => bytes,
             Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -69,16 +94,27 @@ impl RunSettings {
             .map_err(|e| refuse(format!("it does not read ({e})")))
     }
 
-    /// Keeps the settings at `path`, written aside and renamed, so that a run killed
-    /// meanwhile leaves the old file or the new one, never half of one.
+    /// Whether the regular file at `path` is something other than settings kept by a run
+    /// (a book, an input, a user's file): it must not be written over. A link, a folder or
+    /// nothing at all is not such a file (a link is replaced, not written through).
+    pub fn is_foreign_file(path: &Path) -> bool {
+        std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_file())
+            && RunSettings::read(path).is_err()
+    }
+
+    /// Keeps the settings at `path`, written into a new file of its own beside it and
+    /// renamed, so that a run killed meanwhile leaves the old file or the new one, never
+    /// half of one, and no other file is ever written into.
     pub fn write(&self, path: &Path) -> io::Result<()> {
-        let mut aside = OsString::from(path.as_os_str());
-        aside.push(".new");
+        let folder = match path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
         let text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
-        std::fs::write(&aside, text + "\n")?;
-        std::fs::rename(&aside, path).inspect_err(|_| {
-            let _ = std::fs::remove_file(&aside);
-        })
+        let mut aside = tempfile::NamedTempFile::new_in(folder)?;
+        io::Write::write_all(&mut aside, (text + "\n").as_bytes())?;
+        aside.persist(path).map_err(|e| e.error)?;
+        Ok(())
     }
 
     /// Refuses to resume the results file `results`, begun with the settings `earlier`,
@@ -163,14 +199,41 @@ mod tests {
     }
 
     #[test]
+    fn the_settings_lie_beside_the_file_a_link_names_even_before_it_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let (link, target) = (dir.path().join("link.csv"), dir.path().join("target.csv"));
+        std::os::unix::fs::symlink("target.csv", &link).unwrap();
+        let beside = RunSettings::path_beside(&target);
+        assert_eq!(RunSettings::path_beside(&link), beside);
+        std::fs::write(&target, "").unwrap();
+        assert_eq!(RunSettings::path_beside(&link), beside);
+    }
+
+    #[test]
     fn a_file_that_is_no_settings_is_refused_unread() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("rows.csv.unfinished");
         std::fs::write(&path, "not json").unwrap();
         let error = RunSettings::read(&path).unwrap_err().to_string();
         assert!(error.contains("does not read"), "{error}");
+        assert!(
+            RunSettings::is_foreign_file(&path),
+            "a file of other contents"
+        );
         std::fs::write(&path, vec![b' '; 100_000]).unwrap();
         let error = RunSettings::read(&path).unwrap_err().to_string();
         assert!(error.contains("is larger than 64 KiB"), "{error}");
+        settings("dlx", "2").write(&path).unwrap();
+        assert!(!RunSettings::is_foreign_file(&path), "settings a run kept");
+        // A named pipe would wait for a writer if it were opened.
+        let pipe = dir.path().join("pipe.unfinished");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let error = RunSettings::read(&pipe).unwrap_err().to_string();
+        assert!(error.contains("it is not a regular file"), "{error}");
+        assert!(!RunSettings::is_foreign_file(&dir.path().join("absent")));
     }
 }
