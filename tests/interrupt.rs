@@ -398,6 +398,31 @@ fn an_interrupted_bench_reports_the_measurements_done_and_stops_its_external_pro
     // `dlx` is measured first, then an external program that never ends: SIGTERM while it
     // runs kills it (it is in a process group of its own, which a terminal's Ctrl-C does
     // not reach), and the report holds the one finished measurement.
+    bench_interrupted(|child| signal(child, "TERM"), 143);
+}
+
+#[test]
+fn a_signal_sent_to_the_process_and_then_its_group_is_one_request() {
+    // What `timeout -s INT` does: the signal to the process, then at once to its group.
+    // The two are one request, not a second signal's exit at once, which would lose the
+    // report and leave the external program running.
+    bench_interrupted(
+        |child| {
+            let pid = child.id() as libc::pid_t;
+            // SAFETY: signals to the test's own child and its group.
+            unsafe {
+                libc::kill(pid, libc::SIGINT);
+                libc::kill(-pid, libc::SIGINT);
+            }
+        },
+        130,
+    );
+}
+
+/// Runs `bench` over `dlx` and an external program that never ends, interrupts it with
+/// `interrupt` once the program runs, and checks the report and the exit code.
+fn bench_interrupted(interrupt: impl Fn(&Child), code: i32) {
+    use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
     let puzzles = thirty_puzzles(dir.path());
     let suite = dir.path().join("s.toml");
@@ -422,6 +447,7 @@ fn an_interrupted_bench_reports_the_measurements_done_and_stops_its_external_pro
             "sleeper=echo $$ > {}; exec sleep 600",
             pid_file.display()
         ))
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -435,11 +461,11 @@ fn an_interrupted_bench_reports_the_measurements_done_and_stops_its_external_pro
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    signal(&child, "TERM");
+    interrupt(&child);
     let status = wait_ended(&mut child);
     let mut stdout = String::new();
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
-    assert_eq!(status.code(), Some(143), "{stdout}");
+    assert_eq!(status.code(), Some(code), "{stdout}");
     assert!(
         stdout.contains("interrupted: 1 of 2 measurements"),
         "{stdout}"

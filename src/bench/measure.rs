@@ -496,6 +496,8 @@ fn run_external(
         .spawn()
         .map_err(|e| fail(format!("cannot start `{command}`: {e}")))?;
     let group = child.id() as libc::pid_t;
+    // A second Ctrl-C, which ends the process at once, ends the program first.
+    crate::batch::Interruption::watch_child_group(Some(group));
     let timed_out = AtomicBool::new(false);
     let stopped = AtomicBool::new(false);
     let too_much = AtomicBool::new(false);
@@ -570,9 +572,9 @@ fn run_external(
                 .expect("the reader thread does not panic"),
         )
     });
-    let status = child
-        .wait()
-        .map_err(|e| fail(format!("cannot wait for `{command}`: {e}")))?;
+    let status = child.wait();
+    crate::batch::Interruption::watch_child_group(None);
+    let status = status.map_err(|e| fail(format!("cannot wait for `{command}`: {e}")))?;
     let wall = started.elapsed();
     if stopped.load(Ordering::Relaxed) {
         return Err(BenchError::Stopped);
