@@ -227,3 +227,50 @@ fn a_full_results_file_is_named_and_an_unwritable_report_folder_refused_before_t
     );
     assert!(!rows.exists(), "the run did not start");
 }
+
+#[test]
+fn bench_keeps_its_exit_code_when_the_reader_of_its_table_went_away() {
+    // An external program that echoes the puzzles disagrees with every solution: exit code
+    // 1, even when nobody reads the table (`bench … | true` in a CI step).
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("p.txt");
+    let text =
+        std::fs::read_to_string(common::repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let lines: String = text
+        .lines()
+        .skip(1)
+        .take(5)
+        .map(|l| format!("{}\n", &l[..81]))
+        .collect();
+    std::fs::write(&puzzles, lines).unwrap();
+    let suite = dir.path().join("s.toml");
+    std::fs::write(
+        &suite,
+        format!(
+            "name = \"s\"\nmin_time = 0.0\nthreads = [1]\n[[set]]\nkind = \"sudoku\"\n\
+             datasets = [\"{}\"]\nalgorithms = [\"dlx\"]\n",
+            puzzles.display()
+        ),
+    )
+    .unwrap();
+    let mut child = common::puzzlebench()
+        .args(["bench", "-q", "--external", "echo=cat", "--suite"])
+        .arg(&suite)
+        .arg("--reports")
+        .arg(dir.path().join("reports"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+    // A closed standard output is refused before anything is measured.
+    let out = common::shell_in(
+        dir.path(),
+        &format!("bench -q --suite {} --reports r2", suite.display()),
+        ">&-",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard output is closed"));
+    assert!(!dir.path().join("r2").exists());
+}

@@ -1,6 +1,6 @@
 //! `puzzlebench bench`: run a suite, print a table, write the report folder.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,6 +58,12 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     if let Some(BenchCommand::Compare { old, new, gate }) = &args.command {
         return Ok(exit_code(print(gate.compare(old, new)?)?));
     }
+    // The table goes to standard output: closed, it would be lost after the measuring.
+    if report::standard_output().is_err() {
+        anyhow::bail!(
+            "standard output is closed: bench prints its table there (open it, e.g. > /dev/null)"
+        );
+    }
     let (suite, base) = Suite::load(args.suite.as_deref(), &kinds::all())?;
     let plan = suite.plan(&base, &args.overrides)?;
     let started = std::time::Instant::now();
@@ -85,11 +91,9 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let label = args.label.as_deref().unwrap_or(&plan.name);
     let dir = bench::report_folder(&args.reports, &env, label)?;
     bench::write_report(&dir, &summary, results, &env)?;
-    let mut out = report::standard_output()?.lock();
-    out.write_all(summary.to_text().as_bytes())?;
     let seconds = started.elapsed().as_secs_f64();
-    writeln!(out, "{}", summary.closing_line(seconds, &dir))?;
-    drop(out);
+    let closing = summary.closing_line(seconds, &dir);
+    show(&format!("{}{closing}\n", summary.to_text()))?;
     let mut failed = summary.total_disagreements() + summary.failures();
     if run.interrupted {
         if args.baselines.baseline.is_some() || args.baselines.save_baseline.is_some() {
@@ -112,8 +116,19 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
 
 /// Prints a comparison; returns how many measurements fail its gate.
 fn print(judged: bench::Judged) -> Result<u64> {
-    report::standard_output()?
-        .lock()
-        .write_all(judged.text.as_bytes())?;
+    show(&judged.text)?;
     Ok(judged.failing as u64)
+}
+
+/// Writes `text` to standard output. A reader that went away (`| head`) is no error: the
+/// exit code still says whether the runs agree, were fast enough, or were interrupted.
+fn show(text: &str) -> Result<()> {
+    let written = report::standard_output()?
+        .lock()
+        .write_all(text.as_bytes())
+        .and_then(|()| io::stdout().lock().flush());
+    match written {
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(error.into()),
+        _ => Ok(()),
+    }
 }
