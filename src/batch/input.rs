@@ -60,6 +60,24 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// A path as text: its UTF-8 as it is, each byte that is not UTF-8 as `\xNN`, so that two
+/// names that differ only there stay apart (`Path::display` writes `�` for both).
+pub fn path_text(path: &Path) -> String {
+    os_text(path.as_os_str())
+}
+
+/// Text as [`path_text`] writes it, of any argument or name.
+pub fn os_text(text: &std::ffi::OsStr) -> String {
+    let mut out = String::new();
+    for chunk in text.as_encoded_bytes().utf8_chunks() {
+        out.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    out
+}
+
 /// `path` made absolute: free of links as far as it exists, and of `.` and `..`
 /// (`None` when the current folder cannot be read).
 pub fn resolved(path: &Path) -> Option<PathBuf> {
@@ -231,7 +249,7 @@ impl InputSpec {
     /// The input as the user named it.
     pub fn display_name(&self) -> String {
         match &self.path {
-            Some(path) => path.display().to_string(),
+            Some(path) => path_text(path),
             None => "-".to_string(),
         }
     }
@@ -525,6 +543,15 @@ mod tests {
             }
         }
         whole
+    }
+
+    #[test]
+    fn a_path_that_is_not_utf8_is_written_with_its_bytes_escaped() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = |bytes: &[u8]| path_text(Path::new(std::ffi::OsStr::from_bytes(bytes)));
+        assert_eq!(name(b"a\xff.txt"), "a\\xff.txt");
+        assert_ne!(name(b"a\xff.txt"), name(b"a\xfe.txt"));
+        assert_eq!(name("é/b.csv".as_bytes()), "é/b.csv");
     }
 
     #[test]

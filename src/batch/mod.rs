@@ -26,7 +26,8 @@ pub use bounded::{byte_size, read_bounded, read_file_bounded, Bounded, BoundedRe
 pub use cell::{push_csv_field, push_micros, push_number, push_one_decimal, push_short, Cell};
 pub(crate) use cutter::without_byte_order_mark;
 pub use input::{
-    resolved, same_file, stdin_was_closed, Excerpt, InputFormat, InputSpec, DEFAULT_MAX_LINE_BYTES,
+    os_text, path_text, resolved, same_file, stdin_was_closed, Excerpt, InputFormat, InputSpec,
+    DEFAULT_MAX_LINE_BYTES,
 };
 pub use interrupt::Interruption;
 pub use progress::{NoProgress, Progress, TerminalProgress};

@@ -395,11 +395,11 @@ fn report_skipped(dir: &Path, new: bool) {
     );
 }
 
-/// The command line as reports record it: an argument that is not UTF-8 (a file name
-/// is bytes) with `�` for what cannot be read.
+/// The command line as reports record it: in an argument that is not UTF-8 (a file name
+/// is bytes), each such byte as `\xNN`.
 fn command_line() -> Vec<String> {
     std::env::args_os()
-        .map(|arg| arg.to_string_lossy().into_owned())
+        .map(|arg| batch::os_text(&arg))
         .collect()
 }
 
