@@ -323,7 +323,10 @@ fn a_failing_external_program_fails_its_run_and_a_bad_suite_stops_the_bench() {
     let failure = "external broken: `echo no such solver >&2; exit 3` failed (exit status: 3): no such solver";
     let md = fs::read_to_string(report_dir(&reports).join("summary.md")).unwrap();
     assert!(
-        md.contains(&format!("**broken failed on puzzles.txt**: {failure}")),
+        md.contains(&format!(
+            "**broken failed on puzzles.txt**: {}",
+            puzzlebench::report::export::markdown_text(failure)
+        )),
         "{md}"
     );
 
@@ -345,7 +348,9 @@ fn a_failing_external_program_fails_its_run_and_a_bad_suite_stops_the_bench() {
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
     let md = fs::read_to_string(report_dir(&flood_reports).join("summary.md")).unwrap();
     assert!(
-        md.contains("**flood failed on puzzles.txt**: external flood: `yes` was stopped after writing more than"),
+        md.contains(
+            r"**flood failed on puzzles.txt**: external flood: \`yes\` was stopped after writing more than"
+        ),
         "{md}"
     );
 

@@ -666,9 +666,9 @@ fn file_names_that_are_not_utf8_are_read_written_and_reported() {
 }
 
 #[test]
-fn a_file_name_with_a_line_break_keeps_the_report_tables_whole() {
+fn a_file_name_with_a_line_break_or_markup_keeps_the_report_tables_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let puzzles = dir.path().join("two\nlines|.txt");
+    let puzzles = dir.path().join("two\nlines|<b>.txt");
     std::fs::copy(
         repo_datasets().join("sudoku/generated-16x16-20.txt"),
         &puzzles,
@@ -683,7 +683,7 @@ fn a_file_name_with_a_line_break_keeps_the_report_tables_whole() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
     let md = std::fs::read_to_string(report.join("summary.md")).unwrap();
-    assert!(md.contains("two<br>lines\\|.txt"), "{md}");
+    assert!(md.contains("two<br>lines\\|&lt;b&gt;.txt"), "{md}");
     for line in md.lines().filter(|l| l.starts_with('|')) {
         assert!(line.ends_with('|'), "a table row cut: {line:?}\n{md}");
     }

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::export::{rows_to_csv, to_json, Column, Table};
+use crate::report::export::{markdown_code, markdown_text, rows_to_csv, to_json, Column, Table};
 use crate::report::EnvInfo;
 
 use super::charts::{CHART_FILES, CHART_TITLES};
@@ -117,9 +117,12 @@ impl BenchSummary {
 
     /// `summary.md`: the environment, the charts and the full table.
     pub fn to_markdown(&self, env: &EnvInfo) -> String {
-        let mut md = format!("# puzzlebench bench: {}\n\n", self.suite);
+        let mut md = format!(
+            "# puzzlebench bench: {}\n\n",
+            markdown_text(&self.suite).replace(['\n', '\r'], " ")
+        );
         md.push_str(&format!(
-            "{} · {} ({} cores) · {} · puzzlebench {}{} · {}\n\n`{}`\n\n",
+            "{} · {} ({} cores) · {} · puzzlebench {}{} · {}\n\n{}\n\n",
             env.date,
             env.cpu_model,
             env.cores,
@@ -130,7 +133,7 @@ impl BenchSummary {
                 .map(|c| format!(" ({})", &c[..c.len().min(12)]))
                 .unwrap_or_default(),
             env.rustc,
-            env.command.join(" ")
+            markdown_code(&env.command.join(" "))
         ));
         if let Some(text) = self.interruption_text() {
             md.push_str(&format!("**{text}**\n\n"));
@@ -144,9 +147,9 @@ impl BenchSummary {
         for row in self.runs.iter().filter(|r| !r.failure.is_empty()) {
             md.push_str(&format!(
                 "**{} failed on {}**: {}\n\n",
-                row.algorithm,
-                row.dataset,
-                row.failure.replace('|', "\\|")
+                markdown_text(&row.algorithm),
+                markdown_text(&row.dataset),
+                markdown_text(&row.failure)
             ));
         }
         md.push_str(

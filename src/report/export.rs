@@ -205,9 +205,38 @@ impl Table {
 /// A Markdown cell's text: `|` would end the cell, and a line break the table's row (a
 /// file name may hold one), so breaks become `<br>`, which a table cell shows as one.
 fn escape(text: &str) -> String {
-    text.replace('|', "\\|")
+    markdown_text(text)
         .replace("\r\n", "<br>")
         .replace(['\n', '\r'], "<br>")
+}
+
+/// Text shown as it is in Markdown: a backslash, `|`, `*`, `` ` ``, `[` and `]` are
+/// escaped, and `&`, `<` and `>` written as entities, so that a name such as `<img …>`
+/// or `a*b*` is not read as markup (`_` inside a word, as in file names, is not).
+pub fn markdown_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' | '|' | '*' | '`' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` as a Markdown code span on one line: fenced by more backticks than it holds
+/// in a row, its line breaks made spaces.
+pub fn markdown_code(text: &str) -> String {
+    let text = text.replace(['\n', '\r'], " ");
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    format!("{fence} {text} {fence}")
 }
 
 #[cfg(test)]
@@ -230,6 +259,16 @@ mod tests {
             sample().to_markdown(),
             "| name | count |\n|---|---:|\n| a\\|b | 12 |\n| longer name | 3 |\n"
         );
+    }
+
+    #[test]
+    fn markdown_text_and_code_show_names_as_they_are() {
+        assert_eq!(
+            markdown_text(r"<img src=x>&a*b*_c_\[d]`"),
+            r"&lt;img src=x&gt;&amp;a\*b\*_c_\\\[d\]\`"
+        );
+        assert_eq!(markdown_code("run `x`\nnow"), "`` run `x` now ``");
+        assert_eq!(markdown_code("plain"), "` plain `");
     }
 
     #[test]
