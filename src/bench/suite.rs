@@ -394,7 +394,7 @@ impl Suite {
                 }
                 let planned = PlannedDataset {
                     kind: set.kind,
-                    name: dataset_name(&path, set),
+                    name: dataset_name(&path, 1, set.max_records, set.settings.as_ref()),
                     path,
                     algorithms: set.algorithms.clone(),
                     settings: Arc::clone(&set.settings),
@@ -417,6 +417,7 @@ impl Suite {
                 }
             }
         }
+        distinguish_names(&mut datasets);
         if datasets.is_empty() {
             return Err(BenchError::Plan(match &overrides.algorithms {
                 Some(keep) => format!(
@@ -483,23 +484,60 @@ impl PlannedDataset {
     }
 }
 
-/// A dataset's name in tables and charts: the file name, with the settings that make it a
-/// dataset of its own — `(first N)` for part of a file, the rules or limit if not the
-/// default.
-fn dataset_name(path: &Path, set: &SetSpec) -> String {
-    let file = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into(),
-    );
+/// A dataset's name in tables and charts: the file name (with the last `components` of
+/// its path: `b/x.txt` for 2), with the settings that make it a dataset of its own —
+/// `(first N)` for part of a file, the rules or limit if not the default.
+fn dataset_name(
+    path: &Path,
+    components: usize,
+    max_records: Option<usize>,
+    settings: &dyn Configured,
+) -> String {
+    let parts: Vec<String> = path
+        .components()
+        .map(|part| crate::batch::os_text(part.as_os_str()))
+        .collect();
+    let file = parts[parts.len().saturating_sub(components.max(1))..].join("/");
+    let file = file
+        .strip_prefix("//")
+        .map_or(file.clone(), |rest| format!("/{rest}"));
     let mut notes = Vec::new();
-    if let Some(n) = set.max_records {
+    if let Some(n) = max_records {
         notes.push(format!("first {n}"));
     }
-    notes.extend(set.settings.notes());
+    notes.extend(settings.notes());
     if notes.is_empty() {
         file
     } else {
         format!("{file} ({})", notes.join(", "))
+    }
+}
+
+/// Names datasets of one name but different files (`a/x.txt` and `b/x.txt` are both
+/// `x.txt`) by as many of their paths' last components as tell them apart: a name stands
+/// for one file in the tables, the charts and `bench compare`'s pairs.
+fn distinguish_names(datasets: &mut [PlannedDataset]) {
+    let mut components = vec![1; datasets.len()];
+    loop {
+        let mut longer = Vec::new();
+        for (i, a) in datasets.iter().enumerate() {
+            let deepest = a.path.components().count();
+            let clash = datasets
+                .iter()
+                .any(|b| b.name == a.name && b.path != a.path);
+            if clash && components[i] < deepest {
+                longer.push(i);
+            }
+        }
+        if longer.is_empty() {
+            return;
+        }
+        for i in longer {
+            components[i] += 1;
+            let d = &datasets[i];
+            let name = dataset_name(&d.path, components[i], d.max_records, d.settings.as_ref());
+            datasets[i].name = name;
+        }
     }
 }
 
@@ -747,6 +785,22 @@ mod tests {
             .datasets
             .iter()
             .all(|d| d.path.is_file() || d.generate.is_some()));
+    }
+
+    #[test]
+    fn files_of_one_name_in_different_folders_are_named_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        for folder in ["a/deep", "b/deep", "c"] {
+            std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+            std::fs::write(dir.path().join(folder).join("x.txt"), "").unwrap();
+        }
+        std::fs::write(dir.path().join("c/y.txt"), "").unwrap();
+        let text = "name = \"n\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [\"a/deep/x.txt\", \
+                    \"b/deep/x.txt\", \"c/x.txt\", \"c/y.txt\"]\nalgorithms = [\"dlx\"]\n";
+        let suite = Suite::parse(text, "n.toml", &crate::kinds::all()).unwrap();
+        let plan = suite.plan(dir.path(), &Overrides::default()).unwrap();
+        let names: Vec<&str> = plan.datasets.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["a/deep/x.txt", "b/deep/x.txt", "c/x.txt", "y.txt"]);
     }
 
     #[test]
