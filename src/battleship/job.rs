@@ -165,10 +165,19 @@ impl Job for ValidateJob {
     }
 
     fn settings(&self) -> Vec<(String, String)> {
-        vec![
+        let mut settings = vec![
             ("rules".to_string(), rules_name(self.rules).to_string()),
             ("fleet".to_string(), self.fleet.to_string()),
-        ]
+            (
+                "format".to_string(),
+                format!("{:?}", self.format).to_lowercase(),
+            ),
+            ("count".to_string(), self.count.to_string()),
+        ];
+        if let Some((width, height)) = self.size {
+            settings.push(("size".to_string(), format!("{width}x{height}")));
+        }
+        settings
     }
 
     fn layout(

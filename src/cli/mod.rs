@@ -352,7 +352,24 @@ fn settings_to_keep<J: Job>(
         );
     }
     let shard = args.shard.map(|shard| shard.to_string());
-    let settings = RunSettings::new(command, job.settings(), shard);
+    // How the records are read and the rows written matters as much as the job's own.
+    let formats: Vec<String> = (inputs.iter())
+        .map(|input| format!("{:?}", input.format).to_lowercase())
+        .collect();
+    let mut kept = job.settings();
+    kept.extend([
+        ("input_format".to_string(), formats.join(",")),
+        (
+            "output_format".to_string(),
+            format!("{:?}", args.output_format).to_lowercase(),
+        ),
+        ("header".to_string(), (!args.no_header).to_string()),
+        (
+            "max_line_bytes".to_string(),
+            args.max_line_bytes.to_string(),
+        ),
+    ]);
+    let settings = RunSettings::new(command, kept, shard);
     if args.resume {
         if let Some(earlier) = RunSettings::read(&path)? {
             settings.check_resumes(&earlier, output)?;

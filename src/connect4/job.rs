@@ -237,6 +237,14 @@ impl Job for ValidateJob {
                 }
                 .into(),
             ),
+            (
+                "notation".into(),
+                format!("{:?}", self.notation).to_lowercase(),
+            ),
+            (
+                "column".into(),
+                self.column.clone().unwrap_or_else(|| "(first)".into()),
+            ),
         ]
     }
 
