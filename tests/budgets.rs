@@ -338,7 +338,7 @@ fn an_external_program_over_its_timeout_is_killed_and_fails_its_measurement() {
         .path();
     let summary = std::fs::read_to_string(report.join("summary.md")).unwrap();
     assert!(
-        summary.contains("`sleep 100` was stopped at its timeout of 300ms"),
+        summary.contains(r"\`sleep 100\` was stopped at its timeout of 300ms"),
         "{summary}"
     );
 }
