@@ -414,3 +414,75 @@ fn a_file_where_the_settings_go_that_is_no_settings_is_never_written_over() {
         "refused before the results file"
     );
 }
+
+/// Waits until `path` exists (a run has opened its results file and kept its settings).
+fn wait_for(path: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !path.exists() {
+        assert!(Instant::now() < deadline, "{} never came", path.display());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_second_run_into_a_results_file_being_written_is_refused_and_takes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("rows.csv");
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink("rows.csv", &link).unwrap();
+    let puzzle =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    // The first run reads standard input, held open until the other runs are refused.
+    let mut first = puzzlebench()
+        .args(["sudoku", "solve", "-o"])
+        .arg(&results)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = first.stdin.take().unwrap();
+    writeln!(stdin, "{puzzle}").unwrap();
+    wait_for(&dir.path().join("rows.csv.unfinished"));
+    let input = common::write(dir.path(), "in.txt", format!("{puzzle}\n"));
+    for (name, extra) in [
+        (&results, &[][..]),
+        (&link, &[][..]),
+        (&results, &["--resume"][..]),
+    ] {
+        let second = run_in(
+            &[
+                &["sudoku", "solve", "-o", name.to_str().unwrap()][..],
+                extra,
+                &[input.to_str().unwrap()],
+            ]
+            .concat(),
+        );
+        assert_eq!(second.status.code(), Some(2), "{extra:?}");
+        let error = common::stderr(&second);
+        assert!(
+            error.contains("is being written by another run"),
+            "{extra:?}: {error}"
+        );
+    }
+    assert!(
+        dir.path().join("rows.csv.unfinished").exists(),
+        "the first run's settings are still kept"
+    );
+    drop(stdin);
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success(), "{}", common::stderr(&first));
+    let rows = std::fs::read_to_string(&results).unwrap();
+    let (header, rows) = common::parse_csv(&rows);
+    assert_eq!(rows.len(), 1, "only the first run's row");
+    assert_eq!(common::cell(&header, &rows[0], "status"), "solved");
+    assert!(!dir.path().join("rows.csv.unfinished").exists());
+    // Once the first run ended, the file is free.
+    let again = run_in(&[
+        "sudoku",
+        "solve",
+        "-o",
+        results.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert!(again.status.success(), "{}", common::stderr(&again));
+}

@@ -4,6 +4,7 @@
 mod env;
 pub mod export;
 pub mod html;
+mod lock;
 mod merge;
 mod resume;
 mod rows;
@@ -13,6 +14,7 @@ mod unfinished;
 
 pub use env::EnvInfo;
 pub use export::{create_folder, ExportError};
+pub use lock::Busy;
 pub use merge::{
     check_merge_output, histogram_bytes, merge, write_merged, HistogramDamage, HostEnv, MergeError,
     Merged, MergedEnv, HISTOGRAM_FILE, MAX_REPORT_FILE_BYTES,
@@ -105,10 +107,22 @@ pub fn open_output(
         return Ok(Box::new(out));
     };
     crate::batch::InputSpec::check_output(path, inputs)?;
-    let file = std::fs::File::create(path).map_err(|source| OutputError::Create {
+    let create = |source| OutputError::Create {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    // Opened without emptying it, then locked, then emptied: a file another run is still
+    // writing is refused with its rows intact.
+    let file = std::fs::File::options()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(create)?;
+    lock::lock_results(&file, path)?;
+    if file.metadata().is_ok_and(|meta| meta.is_file()) {
+        file.set_len(0).map_err(create)?;
+    }
     Ok(Box::new(file))
 }
 
@@ -237,6 +251,9 @@ pub enum OutputError {
         /// The report folder as the user named it.
         folder: std::path::PathBuf,
     },
+    /// Another run is writing it.
+    #[error(transparent)]
+    Busy(#[from] Busy),
     /// It cannot be created.
     #[error("cannot create output file {}", path.display())]
     Create {

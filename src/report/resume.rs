@@ -56,6 +56,9 @@ pub enum ResumeError {
         /// The underlying error.
         source: io::Error,
     },
+    /// Another run is writing the file.
+    #[error(transparent)]
+    Busy(#[from] super::Busy),
     /// The file is not a results file of the format asked for.
     #[error("cannot resume {}: {why}", path.display())]
     NotResults {
@@ -87,6 +90,8 @@ pub fn resume_output(
         .write(true)
         .open(path)
         .map_err(io_error)?;
+    // Read and cut only once no other run writes it.
+    super::lock::lock_results(&file, path)?;
     let whole = whole_lines_length(&mut file).map_err(io_error)?;
     file.seek(SeekFrom::Start(0)).map_err(io_error)?;
     // The whole lines are read before anything is cut: a file that turns out not to be a
