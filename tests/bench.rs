@@ -139,6 +139,13 @@ fn a_tiny_suite_writes_every_report_file() {
         runs[0]["records_per_s"].as_f64()
     );
     assert!(entries[0]["range"].as_str().unwrap().starts_with("± "));
+    assert!(
+        !entries[0]["extra"]
+            .as_str()
+            .unwrap()
+            .contains("Interrupted"),
+        "a whole run says nothing of interruptions"
+    );
     let latency: serde_json::Value = serde_json::from_str(
         &fs::read_to_string(dir.join("github-benchmark-latency.json")).unwrap(),
     )

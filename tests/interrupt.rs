@@ -493,6 +493,21 @@ fn bench_interrupted(interrupt: impl Fn(&Child), code: i32) {
     assert_eq!(runs[0]["records"], 30);
     let md = std::fs::read_to_string(report.join("summary.md")).unwrap();
     assert!(md.contains("Interrupted: 1 of 2 measurements done"), "{md}");
+    // The dashboards' files say it beside each point.
+    for file in [
+        "github-benchmark-throughput.json",
+        "github-benchmark-latency.json",
+    ] {
+        let entries: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(report.join(file)).unwrap()).unwrap();
+        let entries = entries.as_array().unwrap();
+        assert_eq!(entries.len(), 1, "{file}");
+        let extra = entries[0]["extra"].as_str().unwrap();
+        assert!(
+            extra.contains("Interrupted: 1 of 2 measurements done"),
+            "{file}: {extra}"
+        );
+    }
 }
 
 #[test]
@@ -531,4 +546,47 @@ fn a_bench_interrupted_before_any_measurement_writes_no_report() {
         "{stderr}"
     );
     assert!(!reports.exists(), "no report folder");
+}
+
+#[test]
+fn a_bench_interrupted_while_it_generates_a_dataset_ends_at_once_and_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.toml");
+    // Millions of puzzles: minutes of generating, far more than the test waits.
+    std::fs::write(
+        &suite,
+        "name = \"s\"\nthreads = [1]\n[[set]]\nkind = \"sudoku\"\ngenerate = { file = \
+         \"big.txt\", count = 5000000, seed = 3 }\nalgorithms = [\"dlx\"]\n",
+    )
+    .unwrap();
+    let (reports, target) = (dir.path().join("reports"), dir.path().join("target"));
+    let mut child = puzzlebench()
+        .args(["bench", "--suite"])
+        .arg(&suite)
+        .arg("--reports")
+        .arg(&reports)
+        .env("CARGO_TARGET_DIR", &target)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let signalled = Instant::now();
+    signal(&child, "INT");
+    let status = wait_ended(&mut child);
+    let took = signalled.elapsed();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(took < Duration::from_secs(10), "{took:?} after the signal");
+    assert!(
+        stderr.contains("big.txt … \npuzzlebench: interrupted before any measurement"),
+        "{stderr}"
+    );
+    let cache = target.join("puzzlebench-datasets/sudoku");
+    let left: Vec<_> = std::fs::read_dir(&cache)
+        .map(|entries| entries.map(|e| e.unwrap().file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "nothing half made is left: {left:?}");
 }

@@ -1,12 +1,14 @@
 //! The export for CI dashboards: github-action-benchmark's `customBiggerIsBetter` (records
 //! per second) and `customSmallerIsBetter` (µs per record) files — a JSON list of
-//! `{name, unit, value, range, extra}`.
+//! `{name, unit, value, range, extra}`. The entries of an interrupted run say so at the
+//! start of their `extra`, which the dashboard shows beside each point.
 
 use serde::Serialize;
 
 use crate::report::export::to_json;
 
 use super::format::thousands;
+use super::report::BenchSummary;
 use super::stats::SummaryRow;
 
 /// The records/s file (`customBiggerIsBetter`).
@@ -31,9 +33,8 @@ pub struct Entry {
 }
 
 /// `customBiggerIsBetter`: each measurement's median records/s.
-pub fn throughput_entries(rows: &[SummaryRow]) -> String {
-    let entries: Vec<Entry> = rows
-        .iter()
+pub fn throughput_entries(summary: &BenchSummary) -> String {
+    let entries: Vec<Entry> = (summary.runs.iter())
         .filter(|r| r.failure.is_empty())
         .map(|r| {
             let (low, high) = match (r.records_per_s_ci_low, r.records_per_s_ci_high) {
@@ -45,7 +46,7 @@ pub fn throughput_entries(rows: &[SummaryRow]) -> String {
                 unit: "records/s".into(),
                 value: r.records_per_s,
                 range: format!("± {}", thousands((high - low) / 2.0)),
-                extra: extra(r),
+                extra: extra(summary, r),
             }
         })
         .collect();
@@ -54,9 +55,8 @@ pub fn throughput_entries(rows: &[SummaryRow]) -> String {
 
 /// `customSmallerIsBetter`: each measurement's median µs per record (its mean for an
 /// external program, timed as a whole).
-pub fn latency_entries(rows: &[SummaryRow]) -> String {
-    let entries: Vec<Entry> = rows
-        .iter()
+pub fn latency_entries(summary: &BenchSummary) -> String {
+    let entries: Vec<Entry> = (summary.runs.iter())
         .filter(|r| r.failure.is_empty())
         .map(|r| {
             let value = r.us_p50.unwrap_or(r.us_mean);
@@ -69,16 +69,21 @@ pub fn latency_entries(rows: &[SummaryRow]) -> String {
                 unit: "µs/record".into(),
                 value,
                 range,
-                extra: format!("p90 to p50 as the range; {}", extra(r)),
+                extra: format!("p90 to p50 as the range; {}", extra(summary, r)),
             }
         })
         .collect();
     to_json(&entries)
 }
 
-fn extra(r: &SummaryRow) -> String {
+/// The words beside a measurement: how it was timed, after the sentence that says the run
+/// was interrupted, if it was.
+fn extra(summary: &BenchSummary, r: &SummaryRow) -> String {
+    let interrupted = summary
+        .interruption_text()
+        .map_or(String::new(), |text| format!("{text} "));
     format!(
-        "{} timed runs of {} records; records/s {} (95% interval of the median, else \
+        "{interrupted}{} timed runs of {} records; records/s {} (95% interval of the median, else \
          min–max){}",
         r.repeats,
         r.records,

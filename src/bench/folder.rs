@@ -49,12 +49,9 @@ pub fn write_report(
     write_file(&dir.join("env.json"), env.to_json())?;
     write_file(
         &dir.join(ci::THROUGHPUT_FILE),
-        ci::throughput_entries(&summary.runs),
+        ci::throughput_entries(summary),
     )?;
-    write_file(
-        &dir.join(ci::LATENCY_FILE),
-        ci::latency_entries(&summary.runs),
-    )?;
+    write_file(&dir.join(ci::LATENCY_FILE), ci::latency_entries(summary))?;
     let drawn = charts::write_charts(dir, results)?;
     let titled: Vec<(&str, String)> = drawn
         .into_iter()

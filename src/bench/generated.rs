@@ -2,12 +2,20 @@
 //! beside a stamp of what made them, and made again when the stamp differs.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
 
 use crate::batch::{read_file_bounded, MIB};
 use crate::report::export::{create_folder, write_file};
 
+use crate::puzzle::Kind;
+
 use super::error::BenchError;
 use super::suite::PlannedDataset;
+
+/// How often a generation under way looks for a Ctrl-C.
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// Whether `dataset` is generated and must be made: not in the cache yet, or made from
 /// other keys or by another version.
@@ -32,19 +40,23 @@ fn stamp(dataset: &PlannedDataset) -> Option<String> {
     ))
 }
 
-/// Makes `dataset`'s file with its kind's generator, and its stamp beside it.
-pub(super) fn make(dataset: &PlannedDataset) -> Result<(), BenchError> {
+/// Makes `dataset`'s file with its kind's generator, and its stamp beside it; `false`,
+/// with nothing written, when `stop` is set before the generator is done.
+pub(super) fn make(
+    dataset: &PlannedDataset,
+    stop: Option<&Arc<AtomicBool>>,
+) -> Result<bool, BenchError> {
     let (Some(generated), Some(stamp)) = (&dataset.generate, stamp(dataset)) else {
-        return Ok(());
+        return Ok(true);
     };
     let fail = |message: String| BenchError::Generate {
         path: dataset.path.clone(),
         message,
     };
-    let data = dataset
-        .kind
-        .generate(&generated.keys)
-        .map_err(|e| fail(e.to_string()))?;
+    let Some(data) = generate_unless_stopped(dataset.kind, &generated.keys, stop) else {
+        return Ok(false);
+    };
+    let data = data.map_err(fail)?;
     if let Some(folder) = dataset.path.parent() {
         create_folder(folder)?;
     }
@@ -54,7 +66,44 @@ pub(super) fn make(dataset: &PlannedDataset) -> Result<(), BenchError> {
     write_file(&partial, data)?;
     std::fs::rename(&partial, &dataset.path).map_err(|e| fail(e.to_string()))?;
     write_file(&stamp_path(&dataset.path), stamp)?;
-    Ok(())
+    Ok(true)
+}
+
+/// `kind`'s generator run on `keys`, or `None` as soon as `stop` is set. A large file takes
+/// a minute and more, and generators cannot be asked to stop, so it runs on a thread of
+/// its own that is left to end with the process when the run is interrupted; it writes
+/// nothing, so nothing half made is left.
+fn generate_unless_stopped(
+    kind: &'static dyn Kind,
+    keys: &toml::Table,
+    stop: Option<&Arc<AtomicBool>>,
+) -> Option<Result<Vec<u8>, String>> {
+    let (sender, made) = mpsc::channel();
+    let keys = keys.clone();
+    let spawned = std::thread::Builder::new()
+        .name("generate".into())
+        .spawn(move || {
+            // The receiver is gone only when the run was interrupted.
+            let _ = sender.send(kind.generate(&keys).map_err(|e| e.to_string()));
+        });
+    if let Err(error) = spawned {
+        return Some(Err(format!("cannot start the generator's thread: {error}")));
+    }
+    loop {
+        match made.recv_timeout(STOP_POLL) {
+            Ok(result) => return Some(result),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                    return None;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Some(Err(
+                    "the generator stopped without a result (it panicked)".into()
+                ))
+            }
+        }
+    }
 }
 
 /// The stamp beside a generated file: `NAME.stamp`.

@@ -303,7 +303,9 @@ pub fn run_plan(
         }
         let started = std::time::Instant::now();
         on_event(Event::Generating(&dataset.path));
-        super::generated::make(dataset)?;
+        if !super::generated::make(dataset, stop)? {
+            return Ok(ended(results));
+        }
         on_event(Event::Generated(started.elapsed().as_secs_f64()));
     }
     let mut index = 0;

@@ -68,10 +68,16 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let plan = suite.plan(&base, &args.overrides)?;
     let started = std::time::Instant::now();
     let quiet = args.quiet;
+    // A line begun (`generating FILE … `) and not ended when the run is interrupted.
+    let mid_line = std::cell::Cell::new(false);
     let mut on_event = |event: Event<'_>| match event {
         _ if quiet => {}
-        Event::Started { .. } | Event::Generating(_) => say(&event.to_string()),
+        Event::Started { .. } | Event::Generating(_) => {
+            mid_line.set(true);
+            say(&event.to_string())
+        }
         Event::Finished(_) | Event::Generated(_) | Event::InTurns { .. } => {
+            mid_line.set(false);
             say(&format!("{event}\n"))
         }
     };
@@ -80,6 +86,9 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let interruption = Interruption::install().context("cannot install the signal handlers")?;
     let stop = interruption.flag();
     let run = bench::run_plan(&plan, &args.externals.timed(), Some(&stop), &mut on_event)?;
+    if run.interrupted && mid_line.get() {
+        say("\n");
+    }
     if run.interrupted && run.results.is_empty() {
         say("puzzlebench: interrupted before any measurement was done: no report written\n");
         return Ok(ExitCode::from(interruption.exit_code()));
