@@ -56,9 +56,9 @@ pub fn read_file_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedRead
 /// A number of bytes in words: `16 MiB`, `64 KiB`, `1 byte`, `100 bytes`.
 pub fn byte_size(bytes: u64) -> String {
     let plural = |n: u64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
-    if bytes >= MIB && bytes % MIB == 0 {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
-    } else if bytes >= 1024 && bytes % 1024 == 0 {
+    } else if bytes >= 1024 && bytes.is_multiple_of(1024) {
         format!("{} KiB", bytes / 1024)
     } else {
         plural(bytes, "byte")

@@ -1898,7 +1898,7 @@ mod tests {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            (seed >> 33) % 5_000 + u64::from(seed % 97 == 0) * (seed >> 40)
+            (seed >> 33) % 5_000 + u64::from(seed.is_multiple_of(97)) * (seed >> 40)
         };
         let times: Vec<u64> = (0..40_000).map(|_| next()).collect();
         let run = |with_floor: bool| {

@@ -85,6 +85,9 @@ pub struct SetSpec {
     pub kind: &'static dyn Kind,
     /// Paths or glob patterns, relative to the suite file's folder.
     pub datasets: Vec<String>,
+    /// Or files named exactly (those of a `--datasets` folder, whose names may be bytes
+    /// that no pattern spells).
+    pub files: Vec<PathBuf>,
     /// Or a file the kind's generator makes, cached (see [`GeneratedFile`]).
     pub generate: Option<GeneratedFile>,
     /// Algorithms to compare (names as on the command line).
@@ -105,6 +108,7 @@ impl fmt::Debug for SetSpec {
         f.debug_struct("SetSpec")
             .field("kind", &self.kind.name())
             .field("datasets", &self.datasets)
+            .field("files", &self.files)
             .field("generate", &self.generate)
             .field("algorithms", &self.algorithms)
             .field("settings", &self.settings)
@@ -378,6 +382,7 @@ impl Suite {
         for set in &sets {
             let paths = match &set.generate {
                 Some(generated) => vec![cache.join(set.kind.folder()).join(&generated.file)],
+                None if !set.files.is_empty() => set.files.clone(),
                 None => expand(base, &set.datasets)?,
             };
             for path in paths {
@@ -578,6 +583,7 @@ impl SetFile {
         Ok(SetSpec {
             kind,
             datasets: self.datasets,
+            files: Vec::new(),
             generate,
             algorithms: self.algorithms,
             settings: Arc::from(settings),
@@ -651,10 +657,8 @@ fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchEr
             continue;
         }
         redirected.push(SetSpec {
-            datasets: files
-                .iter()
-                .map(|f| glob::Pattern::escape(&f.to_string_lossy()))
-                .collect(),
+            datasets: Vec::new(),
+            files,
             generate: None,
             ..set.clone()
         });
@@ -696,18 +700,9 @@ fn data_files(folder: &Path) -> Result<Vec<PathBuf>, BenchError> {
 fn expand(base: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, BenchError> {
     let mut files = Vec::new();
     for pattern in patterns {
-        let full = if Path::new(pattern).is_absolute() {
-            pattern.clone()
-        } else {
-            format!(
-                "{}/{pattern}",
-                glob::Pattern::escape(&base.to_string_lossy())
-            )
-        };
-        let matches = glob::glob(&full)
-            .map_err(|e| BenchError::Plan(format!("bad dataset pattern {pattern:?}: {e}")))?;
-        let (mut found, others): (Vec<PathBuf>, Vec<PathBuf>) =
-            matches.filter_map(Result::ok).partition(|p| p.is_file());
+        let (mut found, others): (Vec<PathBuf>, Vec<PathBuf>) = matching_paths(base, pattern)?
+            .into_iter()
+            .partition(|p| p.is_file());
         if found.is_empty() {
             return Err(no_file(pattern, base, &others));
         }
@@ -715,6 +710,74 @@ fn expand(base: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, BenchError> 
         files.extend(found.into_iter().map(|p| clean(&p)));
     }
     Ok(files)
+}
+
+/// The paths that `pattern` (a path whose components may be globs: `*`, `?`, `[…]`, `**`
+/// for any folders) names, relative to `base` unless absolute. The folders are walked
+/// here rather than by `glob`, which takes text: a folder or file name that is not UTF-8
+/// (bytes, on Linux) is found all the same, and kept as it is.
+fn matching_paths(base: &Path, pattern: &str) -> Result<Vec<PathBuf>, BenchError> {
+    let bad =
+        |e: glob::PatternError| BenchError::Plan(format!("bad dataset pattern {pattern:?}: {e}"));
+    let mut paths = vec![base.to_path_buf()];
+    for part in Path::new(pattern).components() {
+        use std::path::Component;
+        paths = match part {
+            Component::Prefix(_) | Component::RootDir => vec![PathBuf::from(part.as_os_str())],
+            Component::CurDir => paths,
+            Component::ParentDir => paths.iter().map(|p| p.join("..")).collect(),
+            Component::Normal(name) => {
+                let name = name.to_str().unwrap_or_default();
+                if name == "**" {
+                    paths.iter().flat_map(|p| folders_under(p)).collect()
+                } else if name.contains(['*', '?', '[']) {
+                    let glob = glob::Pattern::new(name).map_err(bad)?;
+                    paths
+                        .iter()
+                        .flat_map(|p| entries_matching(p, &glob))
+                        .collect()
+                } else {
+                    (paths.iter().map(|p| p.join(name)))
+                        .filter(|p| std::fs::symlink_metadata(p).is_ok())
+                        .collect()
+                }
+            }
+        };
+    }
+    Ok(paths)
+}
+
+/// The entries of folder `folder` whose names `glob` matches, by name (a name that is not UTF-8 is
+/// matched with each bad byte read as U+FFFD, which `*` and `?` match).
+fn entries_matching(folder: &Path, glob: &glob::Pattern) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut names: Vec<_> = (entries.filter_map(Result::ok))
+        .map(|entry| entry.file_name())
+        .filter(|name| glob.matches(&name.to_string_lossy()))
+        .collect();
+    names.sort();
+    names.into_iter().map(|name| folder.join(name)).collect()
+}
+
+/// `folder` and every folder beneath it, for `**`. Links to folders are not followed, so a
+/// link back up cannot loop.
+fn folders_under(folder: &Path) -> Vec<PathBuf> {
+    let mut found = vec![folder.to_path_buf()];
+    let mut next = 0;
+    while next < found.len() {
+        if let Ok(entries) = std::fs::read_dir(&found[next]) {
+            let mut folders: Vec<PathBuf> = (entries.filter_map(Result::ok))
+                .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|entry| entry.path())
+                .collect();
+            folders.sort();
+            found.extend(folders);
+        }
+        next += 1;
+    }
+    found
 }
 
 /// Why dataset `pattern` (relative to `base`) names no file to read: it matches nothing,
@@ -875,6 +938,48 @@ mod tests {
             default.plan(&base, &overrides).unwrap_err().to_string(),
             "thread count 99999999999: a measurement runs on 1 to 1024 threads"
         );
+    }
+
+    #[test]
+    fn folders_and_files_whose_names_are_not_utf8_are_found_and_named_by_their_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = |b: &[u8]| std::ffi::OsStr::from_bytes(b).to_os_string();
+        // The suite's folder, a data folder and a file, each with a byte that is no UTF-8.
+        let base = dir.path().join(bytes(b"suite\xff"));
+        let data = base.join(bytes(b"data\xfe"));
+        std::fs::create_dir_all(data.join("deeper")).unwrap();
+        let puzzle =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+        std::fs::write(data.join(bytes(b"p\xe9.txt")), puzzle).unwrap();
+        std::fs::write(data.join("deeper/q.txt"), puzzle).unwrap();
+        let suite = Suite::parse(
+            "name = \"n\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [\"*/*.txt\", \"**/q.txt\"]\n\
+             algorithms = [\"dlx\"]\n",
+            "n",
+            &crate::kinds::all(),
+        )
+        .unwrap();
+        let plan = suite.plan(&base, &Overrides::default()).unwrap();
+        let found: Vec<(&Path, &str)> = (plan.datasets.iter())
+            .map(|d| (d.path.as_path(), d.name.as_str()))
+            .collect();
+        let (first, second) = (data.join(bytes(b"p\xe9.txt")), data.join("deeper/q.txt"));
+        assert_eq!(
+            found,
+            [(first.as_path(), "p\\xe9.txt"), (second.as_path(), "q.txt")]
+        );
+        // The same file found through --datasets.
+        let folder = Overrides {
+            datasets_dir: Some(base.clone()),
+            ..Overrides::default()
+        };
+        std::fs::create_dir(base.join("sudoku")).unwrap();
+        std::fs::rename(&first, base.join(bytes(b"sudoku/r\xe9.txt"))).unwrap();
+        let plan = suite.plan(dir.path(), &folder).unwrap();
+        let names: Vec<&str> = plan.datasets.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["r\\xe9.txt"]);
+        assert!(plan.datasets[0].path.is_file());
     }
 
     #[test]

@@ -450,7 +450,7 @@ impl SolveJob {
             },
             Value::Int(nodes),
         ];
-        let mover_sign = if request.columns.len() % 2 == 0 {
+        let mover_sign = if request.columns.len().is_multiple_of(2) {
             1
         } else {
             -1

@@ -142,7 +142,7 @@ pub(super) fn solve<B: Node>(
                 }
                 contradictions += 1;
                 last_conflict = Some(cell);
-                if contradictions % HALVE_WEIGHTS_EVERY == 0 {
+                if contradictions.is_multiple_of(HALVE_WEIGHTS_EVERY) {
                     for weight in &mut weights {
                         *weight = weight.div_ceil(2);
                     }
