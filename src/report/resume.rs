@@ -401,7 +401,9 @@ mod tests {
             std::fs::read(&path).unwrap(),
             b"1,ok,\n3,ok,\"a, b\"\n5,ok,\n"
         );
-        // Read as if it had a header, it is refused, with a hint.
+        // Read as if it had a header, it is refused, with a hint (once the run that holds
+        // the file has closed it).
+        drop(resumed);
         std::fs::write(&path, "1,ok,\n3,ok,\n").unwrap();
         let error = resume_output(&path, OutputFormat::Csv, true).unwrap_err();
         assert!(error.to_string().contains("--no-header"), "{error}");
