@@ -264,7 +264,8 @@ impl Search<'_> {
             if mask & covered == 0 {
                 tried += 1;
                 self.stats.nodes += 1;
-                if self.stats.nodes.is_multiple_of(NODES_PER_STOP_CHECK) && self.stop.load(Ordering::Relaxed)
+                if self.stats.nodes.is_multiple_of(NODES_PER_STOP_CHECK)
+                    && self.stop.load(Ordering::Relaxed)
                 {
                     return ControlFlow::Break(());
                 }

@@ -876,7 +876,8 @@ impl MergedGroup {
         let Some(members) = members else {
             return Ok(None);
         };
-        let stopped = |index: usize| index.is_multiple_of(STOP_LOOK_EVERY) && stop.load(Ordering::Relaxed);
+        let stopped =
+            |index: usize| index.is_multiple_of(STOP_LOOK_EVERY) && stop.load(Ordering::Relaxed);
         // Identical pieces have the same orientations, so the same cell sets; placement
         // cells are sorted, which makes them a key.
         let mut by_cells: HashMap<(usize, &[usize]), usize> = HashMap::new();
