@@ -237,36 +237,89 @@ fn merge_refuses_shards_that_do_not_make_one_run() {
         "{partial}"
     );
     run_ok(&["report", "merge", "-q", "-o", out, &two, &one], 0);
-    // The report of a resumed shard counts only the records after the rows it found.
-    let rows = dir.path().join("rows1.csv");
-    let resumed = dir.path().join("resumed");
-    let shard = |extra: &[&str]| {
-        let mut args = vec!["connect4", "validate", "-q", input, "--shard", "1/2", "-o"];
-        args.push(rows.to_str().unwrap());
-        args.extend(["--report", resumed.to_str().unwrap()]);
+}
+
+#[test]
+fn a_resumed_shard_counts_the_rows_it_found_and_its_report_merges() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = repo_datasets().join("connect4/games-1k.txt");
+    let input = input.to_str().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // Some of the games are invalid: exit code 1.
+    let shard = |shard: &str, extra: &[&str]| {
+        let mut args = vec!["connect4", "validate", "-q", input, "--shard", shard];
         args.extend(extra);
-        // Some of the games are invalid: exit code 1.
         assert_eq!(run(&args).status.code(), Some(1), "{args:?}");
     };
-    shard(&[]);
+    let (one, two) = (path("one"), path("two"));
+    shard("1/2", &["--report", &one]);
+    shard("2/2", &["--report", &two]);
+    let merge = |dirs: &[&str], out: &str| {
+        let mut args = vec!["report", "merge", "-q", "-o", out];
+        args.extend(dirs);
+        run(&args)
+    };
+    let whole = path("whole");
+    assert!(merge(&[&one, &two], &whole).status.success());
+    for (format, header) in [("csv", 1), ("jsonl", 0)] {
+        let (rows, resumed) = (
+            path(&format!("rows.{format}")),
+            path(&format!("r-{format}")),
+        );
+        let args = ["-o", &rows, "--output-format", format, "--report", &resumed];
+        shard("1/2", &args);
+        let text = fs::read_to_string(&rows).unwrap();
+        let kept: String = (text.lines().take(200 + header))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        fs::write(&rows, kept).unwrap();
+        shard("1/2", &[&args[..], &["--resume"]].concat());
+        assert_eq!(
+            fs::read_to_string(&rows).unwrap().lines().count(),
+            500 + header
+        );
+        // The report counts the rows it found as the uninterrupted shard counted them.
+        let summary = summary_json(Path::new(&resumed));
+        assert_eq!(summary["rows_from_file"], 200, "{format}");
+        assert_eq!(summary.get("resumed_rows"), None, "{format}");
+        assert_eq!(
+            summary_counts(&summary),
+            summary_counts(&summary_json(Path::new(&one))),
+            "{format}"
+        );
+        let latency = histogram(Path::new(&resumed));
+        assert_eq!(latency.len(), 500, "{format}: every record's time");
+        let merged = path(&format!("merged-{format}"));
+        let ran = merge(&[&resumed, &two], &merged);
+        assert!(ran.status.success(), "{}", common::stderr(&ran));
+        let merged = summary_json(Path::new(&merged));
+        assert_eq!(
+            summary_counts(&merged),
+            summary_counts(&summary_json(Path::new(&whole))),
+            "{format}"
+        );
+        assert_eq!(merged["rows_from_file"], 200);
+    }
+    // Without a header, the rows found are not read back: the report counts the records
+    // after them, and a merge refuses it.
+    let (rows, resumed) = (path("bare.csv"), path("r-bare"));
+    let args = ["-o", &rows, "--no-header", "--report", &resumed];
+    shard("1/2", &args);
     let text = fs::read_to_string(&rows).unwrap();
-    let kept: String = text
-        .lines()
-        .take(201)
-        .map(|line| format!("{line}\n"))
-        .collect();
+    let kept: String = text.lines().take(200).map(|l| format!("{l}\n")).collect();
     fs::write(&rows, kept).unwrap();
-    shard(&["--resume"]);
-    assert_eq!(fs::read_to_string(&rows).unwrap().lines().count(), 501);
-    let summary = common::summary_json(&resumed);
+    shard("1/2", &[&args[..], &["--resume"]].concat());
+    let summary = summary_json(Path::new(&resumed));
     assert_eq!(summary["resumed_rows"], 200);
     assert_eq!(summary["records"], 300);
-    let refused = merge(&[resumed.to_str().unwrap(), &two]);
+    let refused = merge(&[&resumed, &two], &path("refused"));
+    assert_eq!(refused.status.code(), Some(2));
     assert!(
-        refused.contains(
+        common::stderr(&refused).contains(
             "is the report of a resumed run, which counted only the records after the 200 rows"
         ),
-        "{refused}"
+        "{}",
+        common::stderr(&refused)
     );
 }
 

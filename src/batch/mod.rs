@@ -36,7 +36,9 @@ pub use runner::{
     parse_threads, run, ResumePoint, RowFormatter, RowSink, RunOptions, ThreadsError, MAX_THREADS,
 };
 pub use shard::{Shard, ShardError};
-pub use stats::{latency_histogram, LatencySummary, RunStats, SlowRecord, SLOWEST_KEPT};
+pub use stats::{
+    keep_if_slow, latency_histogram, LatencySummary, RunStats, SlowRecord, SLOWEST_KEPT,
+};
 
 use thiserror::Error;
 

@@ -34,6 +34,9 @@ pub struct RunStats {
     /// Rows that were already in the results file of a resumed run (`--resume`): their
     /// records were not processed again, and are not counted in these figures.
     pub resumed_rows: u64,
+    /// Rows that were already in the results file of a resumed run and are counted in
+    /// these figures, as the rows give them (see [`RunStats::add_found_rows`]).
+    pub rows_from_file: u64,
     /// The shard of the records processed, if not all of them.
     pub shard: Option<super::Shard>,
     /// The slowest records, slowest first: at most [`SLOWEST_KEPT`].
@@ -58,7 +61,7 @@ pub struct SlowRecord {
 
 /// Keeps `record` among `slowest` (slowest first) if it is one of the `SLOWEST_KEPT`
 /// slowest so far.
-pub(crate) fn keep_if_slow(slowest: &mut Vec<SlowRecord>, record: SlowRecord) {
+pub fn keep_if_slow(slowest: &mut Vec<SlowRecord>, record: SlowRecord) {
     if slowest.len() == SLOWEST_KEPT && slowest.last().is_some_and(|s| s.nanos >= record.nanos) {
         return;
     }
@@ -83,7 +86,8 @@ pub struct LatencySummary {
 }
 
 impl RunStats {
-    pub(crate) fn new(statuses: &[&str], tallied: &[&str], threads: usize) -> Self {
+    /// Empty counts of a run of a job with these `statuses` and `tallied` columns.
+    pub fn new(statuses: &[&str], tallied: &[&str], threads: usize) -> Self {
         RunStats {
             records: 0,
             failed: 0,
@@ -99,13 +103,14 @@ impl RunStats {
             latency_ns: latency_histogram(),
             interrupted: false,
             resumed_rows: 0,
+            rows_from_file: 0,
             shard: None,
             slowest: Vec::new(),
         }
     }
 
     /// Adds `n` records of `status` (listing the status even when `n` is 0).
-    pub(crate) fn count_status(&mut self, status: &str, n: u64) {
+    pub fn count_status(&mut self, status: &str, n: u64) {
         match self.statuses.iter_mut().find(|(name, _)| name == status) {
             Some((_, count)) => *count += n,
             None => self.statuses.push((status.to_string(), n)),
@@ -113,7 +118,7 @@ impl RunStats {
     }
 
     /// Adds `n` records whose tallied column `column` holds `value`.
-    pub(crate) fn count_tally(&mut self, column: usize, value: &str, n: u64) {
+    pub fn count_tally(&mut self, column: usize, value: &str, n: u64) {
         let values = &mut self.tallies[column].1;
         match values.iter_mut().find(|(name, _)| name == value) {
             Some((_, count)) => *count += n,
@@ -121,14 +126,38 @@ impl RunStats {
         }
     }
 
-    /// Records per wall-clock second.
-    pub fn records_per_second(&self) -> f64 {
-        per_second(self.records, self.wall)
+    /// Adds `found`, the counts of the rows a resumed run found in its results file (as
+    /// read back from it), so that these figures count every record of the file, as one
+    /// run would have. The wall and CPU time stay this run's: the earlier run's are lost.
+    pub fn add_found_rows(&mut self, found: RunStats) {
+        self.records += found.records;
+        self.failed += found.failed;
+        for (status, count) in &found.statuses {
+            self.count_status(status, *count);
+        }
+        for (column, (_, values)) in found.tallies.iter().enumerate() {
+            for (value, count) in values {
+                self.count_tally(column, value, *count);
+            }
+        }
+        // Both histograms are `latency_histogram()`s, of the same bounds: this cannot fail.
+        let _ = self.latency_ns.add(&found.latency_ns);
+        for record in found.slowest {
+            keep_if_slow(&mut self.slowest, record);
+        }
+        self.rows_from_file += found.records;
+        self.resumed_rows = self.resumed_rows.saturating_sub(found.records);
     }
 
-    /// Records per CPU second.
+    /// Records per wall-clock second, of the records this run processed (not the rows it
+    /// found in its results file, whose time is lost).
+    pub fn records_per_second(&self) -> f64 {
+        per_second(self.records - self.rows_from_file, self.wall)
+    }
+
+    /// Records per CPU second, of the records this run processed.
     pub fn records_per_cpu_second(&self) -> f64 {
-        per_second(self.records, self.cpu)
+        per_second(self.records - self.rows_from_file, self.cpu)
     }
 
     /// Count for one status (0 if never seen).

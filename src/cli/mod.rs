@@ -277,7 +277,7 @@ fn run_rows<J: Job>(
         shard: args.shard,
         ..RunOptions::default()
     };
-    let stats =
+    let mut stats =
         batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options).map_err(|error| {
             if let Some(path) = unfinished.as_ref() {
                 // A refused results file is left as it was, and so is what lies beside it.
@@ -305,7 +305,19 @@ fn run_rows<J: Job>(
         // left there only makes a later --resume check settings it need not.
         let _ = std::fs::remove_file(path);
     }
-    let names = inputs.iter().map(InputSpec::display_name).collect();
+    let names: Vec<String> = inputs.iter().map(InputSpec::display_name).collect();
+    if let (Some(path), true) = (output.filter(|_| stats.resumed_rows > 0), header) {
+        let statuses = job.statuses();
+        let found = stats.resumed_rows;
+        match report::count_found_rows(path, format, found, &statuses, &names, &stats) {
+            Ok(rows) => stats.add_found_rows(rows),
+            Err(why) => say(&format!(
+                "puzzlebench: the {found} rows already in {} are not counted in the summary \
+                 ({why})\n",
+                path.display()
+            )),
+        }
+    }
     let mut settings = job.settings();
     settings.extend(options.budget.settings());
     let summary = Summary::new(command, names, settings, &stats);

@@ -550,6 +550,7 @@ fn merged_summary(parts: &[Part]) -> Result<Summary, MergeError> {
             .checked_add(summary.threads)
             .ok_or_else(|| too_large(part, "threads"))?;
         stats.interrupted |= summary.interrupted;
+        stats.rows_from_file = stats.rows_from_file.saturating_add(summary.rows_from_file);
         let add = |counts: &mut Vec<(String, u64)>, name: &str, n: u64, what: &str| {
             match counts.iter_mut().find(|(known, _)| known == name) {
                 Some((_, total)) => {

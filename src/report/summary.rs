@@ -52,6 +52,11 @@ pub struct Summary {
     /// these figures do not count. Left out when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub resumed_rows: u64,
+    /// Rows already in the results file of a resumed run, counted in these figures as the
+    /// rows give them (statuses, tallies, times); the wall and CPU time are the resumed
+    /// run's alone. Left out when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rows_from_file: u64,
     /// Every record's latency in nanoseconds, kept so that summaries merge exactly: the
     /// report writes it to `latency.hdr`.
     #[serde(skip, default = "latency_histogram")]
@@ -162,6 +167,7 @@ impl Summary {
             },
             interrupted: stats.interrupted,
             resumed_rows: stats.resumed_rows,
+            rows_from_file: stats.rows_from_file,
             latency_ns: stats.latency_ns.clone(),
             slowest: stats
                 .slowest
@@ -199,6 +205,9 @@ impl Summary {
         }
         if self.resumed_rows > 0 {
             out.push(("resumed_rows".into(), self.resumed_rows.to_string()));
+        }
+        if self.rows_from_file > 0 {
+            out.push(("rows_from_file".into(), self.rows_from_file.to_string()));
         }
         out.push(("records".into(), self.records.to_string()));
         out.push(("failed".into(), self.failed.to_string()));
@@ -280,6 +289,12 @@ impl Summary {
             text.push_str(&format!(
                 "resumed: {} rows were already in the results file; these figures count the records after them\n",
                 self.resumed_rows
+            ));
+        }
+        if self.rows_from_file > 0 {
+            text.push_str(&format!(
+                "resumed: {} rows were already in the results file, counted as they are written there; the times in seconds are this run's\n",
+                self.rows_from_file
             ));
         }
         text += &format!(
