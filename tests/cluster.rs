@@ -464,6 +464,15 @@ fn merge_refuses_impossible_times_and_counts_and_a_foreign_env_json() {
         }
     }
     let records = |json: &Json| json["records"].as_u64().unwrap();
+    // More rows counted from a resumed run's file than it has records.
+    let (code, stderr) = merge("summary.json", &|json| {
+        json["rows_from_file"] = (records(json) + 1).into();
+    });
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("rows_from_file is 501, more than its 500 records"),
+        "{stderr}"
+    );
     let first_status = |json: &Json| json["statuses"].as_object().unwrap().keys().next().cloned();
     // Statuses that do not add up to the records.
     let (code, stderr) = merge("summary.json", &|json| {

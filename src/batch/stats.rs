@@ -152,12 +152,12 @@ impl RunStats {
     /// Records per wall-clock second, of the records this run processed (not the rows it
     /// found in its results file, whose time is lost).
     pub fn records_per_second(&self) -> f64 {
-        per_second(self.records - self.rows_from_file, self.wall)
+        per_second(self.records.saturating_sub(self.rows_from_file), self.wall)
     }
 
     /// Records per CPU second, of the records this run processed.
     pub fn records_per_cpu_second(&self) -> f64 {
-        per_second(self.records - self.rows_from_file, self.cpu)
+        per_second(self.records.saturating_sub(self.rows_from_file), self.cpu)
     }
 
     /// Count for one status (0 if never seen).

@@ -406,6 +406,12 @@ fn check_counts(part: &Part) -> Result<(), MergeError> {
             counted,
         });
     }
+    if summary.rows_from_file > summary.records {
+        return Err(format(format!(
+            "rows_from_file is {}, more than its {} records",
+            summary.rows_from_file, summary.records
+        )));
+    }
     Ok(())
 }
 
