@@ -486,3 +486,90 @@ fn a_second_run_into_a_results_file_being_written_is_refused_and_takes_nothing()
     ]);
     assert!(again.status.success(), "{}", common::stderr(&again));
 }
+
+/// Runs `command` on `inputs` whole and then cut to two fifths of its rows and resumed, in
+/// CSV and JSON Lines, and checks that the resumed run's report counts what the whole
+/// run's does (records, failures, statuses, tallies) and exits with the same code.
+fn resumed_counts_as_one_run(dir: &Path, command: &[&str], inputs: &[PathBuf]) {
+    for (format, header) in [("csv", 1), ("jsonl", 0)] {
+        let name = format!("{}-{format}", command.join("-"));
+        let rows = dir.join(format!("{name}.rows"));
+        let report = |which: &str| dir.join(format!("{name}-{which}"));
+        let run = |which: &str, resume: bool| {
+            let output = puzzlebench()
+                .args(command)
+                .args(inputs)
+                .args(["-q", "--output-format", format, "-o"])
+                .arg(&rows)
+                .arg("--report")
+                .arg(report(which))
+                .args(resume.then_some("--resume"))
+                .output()
+                .unwrap();
+            assert!(output.status.code() != Some(2), "{name}: {output:?}");
+            output.status.code()
+        };
+        let whole_code = run("whole", false);
+        let whole = common::summary_json(&report("whole"));
+        let text = std::fs::read_to_string(&rows).unwrap();
+        let kept = whole["records"].as_u64().unwrap() as usize * 2 / 5;
+        let cut: String = (text.lines().take(kept + header))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        std::fs::write(&rows, cut).unwrap();
+        let resumed_code = run("resumed", true);
+        let resumed = common::summary_json(&report("resumed"));
+        assert_eq!(
+            common::summary_counts(&resumed),
+            common::summary_counts(&whole),
+            "{name}"
+        );
+        assert_eq!(resumed["rows_from_file"], kept as u64, "{name}");
+        assert_eq!(resumed_code, whole_code, "{name}: the exit code");
+        let slowest = resumed["slowest"].as_array().unwrap();
+        assert_eq!(slowest.len(), 20, "{name}");
+    }
+}
+
+#[test]
+fn a_resumed_run_counts_every_record_of_its_file_as_one_run_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = repo_datasets();
+    resumed_counts_as_one_run(
+        dir.path(),
+        &["sudoku", "solve"],
+        &[
+            repo.join("sudoku/generated-1k.csv"),
+            repo.join("sudoku/mixed.txt"),
+        ],
+    );
+    resumed_counts_as_one_run(
+        dir.path(),
+        &["connect4", "validate"],
+        &[
+            repo.join("connect4/games-1k.txt"),
+            repo.join("connect4/colors-500.txt"),
+        ],
+    );
+    resumed_counts_as_one_run(
+        dir.path(),
+        &["battleship", "validate"],
+        &[repo.join("battleship/touching-1k.txt")],
+    );
+}
+
+#[test]
+#[cfg_attr(
+    corpora_missing,
+    ignore = "needs the public corpora (PUZZLEBENCH_CORPORA or ../shared/datasets)"
+)]
+fn a_resumed_connect4_solve_counts_every_record_of_its_file_as_one_run_does() {
+    let Some(corpora) = common::corpora("a_resumed_connect4_solve_counts_every_record") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(corpora.join("connect4/pons/Test_L3_R1.txt")).unwrap();
+    let first: String = text.lines().take(300).map(|l| format!("{l}\n")).collect();
+    let positions = common::write(dir.path(), "positions.txt", first);
+    resumed_counts_as_one_run(dir.path(), &["connect4", "solve"], &[positions]);
+}

@@ -153,6 +153,13 @@ pub trait Job: Sync {
     fn settings(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+    /// Whether a row of `status` with `error` in its `error` cell is a failure: what the
+    /// record's [`Outcome::failed`] (or [`Written::failed`]) said, read back from its row
+    /// (a resumed run counts the rows it found in its results file). By default a row
+    /// with an error; a job whose failures leave the error cell empty says so here.
+    fn failed_row(&self, _status: &str, error: &str) -> bool {
+        !error.is_empty()
+    }
     /// Works out the layout of `input` from its CSV header (`None` for line inputs). An
     /// error stops the run: the input cannot be processed at all.
     fn layout(

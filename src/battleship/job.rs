@@ -164,6 +164,11 @@ impl Job for ValidateJob {
         vec!["valid", "invalid"]
     }
 
+    /// An invalid field's reason is in its `reason` cell, not its `error` cell.
+    fn failed_row(&self, status: &str, error: &str) -> bool {
+        status == "invalid" || !error.is_empty()
+    }
+
     fn settings(&self) -> Vec<(String, String)> {
         let mut settings = vec![
             ("rules".to_string(), rules_name(self.rules).to_string()),

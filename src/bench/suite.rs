@@ -747,8 +747,9 @@ fn matching_paths(base: &Path, pattern: &str) -> Result<Vec<PathBuf>, BenchError
     Ok(paths)
 }
 
-/// The entries of folder `folder` whose names `glob` matches, by name (a name that is not UTF-8 is
-/// matched with each bad byte read as U+FFFD, which `*` and `?` match).
+/// The entries of folder `folder` whose names `glob` matches, by name (a name that is not
+/// UTF-8 is matched with each run of bad bytes read as one U+FFFD, which `*` and `?`
+/// match).
 fn entries_matching(folder: &Path, glob: &glob::Pattern) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(folder) else {
         return Vec::new();
@@ -761,23 +762,35 @@ fn entries_matching(folder: &Path, glob: &glob::Pattern) -> Vec<PathBuf> {
     names.into_iter().map(|name| folder.join(name)).collect()
 }
 
-/// `folder` and every folder beneath it, for `**`. Links to folders are not followed, so a
-/// link back up cannot loop.
+/// `folder` and every folder beneath it, for `**`, links to folders followed (as `glob`
+/// follows them). A folder reached again (through a link, or a link back up) is left out,
+/// so a loop ends and no file is found twice.
 fn folders_under(folder: &Path) -> Vec<PathBuf> {
-    let mut found = vec![folder.to_path_buf()];
+    use std::os::unix::fs::MetadataExt;
+    let mut seen = std::collections::HashSet::new();
+    let mut to_walk = vec![folder.to_path_buf()];
+    let mut walked = Vec::new();
     let mut next = 0;
-    while next < found.len() {
-        if let Ok(entries) = std::fs::read_dir(&found[next]) {
+    while next < to_walk.len() {
+        let path = &to_walk[next];
+        next += 1;
+        let Ok(meta) = std::fs::metadata(path) else {
+            continue;
+        };
+        if !meta.is_dir() || !seen.insert((meta.dev(), meta.ino())) {
+            continue;
+        }
+        walked.push(path.clone());
+        if let Ok(entries) = std::fs::read_dir(path) {
             let mut folders: Vec<PathBuf> = (entries.filter_map(Result::ok))
-                .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
                 .map(|entry| entry.path())
+                .filter(|path| path.is_dir())
                 .collect();
             folders.sort();
-            found.extend(folders);
+            to_walk.extend(folders);
         }
-        next += 1;
     }
-    found
+    walked
 }
 
 /// Why dataset `pattern` (relative to `base`) names no file to read: it matches nothing,
@@ -980,6 +993,30 @@ mod tests {
         let names: Vec<&str> = plan.datasets.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["r\\xe9.txt"]);
         assert!(plan.datasets[0].path.is_file());
+    }
+
+    #[test]
+    fn any_depth_follows_links_to_folders_and_ends_on_loops() {
+        let dir = tempfile::tempdir().unwrap();
+        let (base, real) = (dir.path().join("suite"), dir.path().join("real"));
+        std::fs::create_dir_all(base.join("data")).unwrap();
+        std::fs::create_dir_all(real.join("sub")).unwrap();
+        let puzzle =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+        std::fs::write(real.join("sub/a.txt"), puzzle).unwrap();
+        std::os::unix::fs::symlink("../../real", base.join("data/linked")).unwrap();
+        // A link back up: walking it would never end.
+        std::os::unix::fs::symlink("..", real.join("sub/up")).unwrap();
+        let suite = Suite::parse(
+            "name = \"n\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [\"data/**/*.txt\"]\n\
+             algorithms = [\"dlx\"]\n",
+            "n",
+            &crate::kinds::all(),
+        )
+        .unwrap();
+        let plan = suite.plan(&base, &Overrides::default()).unwrap();
+        let paths: Vec<&Path> = plan.datasets.iter().map(|d| d.path.as_path()).collect();
+        assert_eq!(paths, [base.join("data/linked/sub/a.txt")]);
     }
 
     #[test]

@@ -307,9 +307,13 @@ fn run_rows<J: Job>(
     }
     let names: Vec<String> = inputs.iter().map(InputSpec::display_name).collect();
     if let (Some(path), true) = (output.filter(|_| stats.resumed_rows > 0), header) {
-        let statuses = job.statuses();
+        let reading = report::RowReading {
+            statuses: &job.statuses(),
+            failed: &|status, error| job.failed_row(status, error),
+            inputs: &names,
+        };
         let found = stats.resumed_rows;
-        match report::count_found_rows(path, format, found, &statuses, &names, &stats) {
+        match report::count_found_rows(path, format, found, &reading, &stats) {
             Ok(rows) => stats.add_found_rows(rows),
             Err(why) => say(&format!(
                 "puzzlebench: the {found} rows already in {} are not counted in the summary \

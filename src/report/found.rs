@@ -2,9 +2,9 @@
 //! the run's report counts every record of the file as one uninterrupted run would have (and
 //! the reports of resumed shards merge).
 //!
-//! A row gives its record's status, tallied values and time (`micros`); the record counts as
-//! a failure when its `error` cell is not empty, as every job writes it. What a row does not
-//! give is the earlier run's wall and CPU time, lost with it: those stay this run's.
+//! A row gives its record's status, tallied values and time (`micros`), and the job tells
+//! from its status and `error` cell whether it failed. What a row does not give is the
+//! earlier run's wall and CPU time, lost with it: those stay this run's.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -14,18 +14,38 @@ use crate::batch::{keep_if_slow, RunStats, SlowRecord, ERROR_STATUS, TIMEOUT_STA
 
 use super::OutputFormat;
 
+/// The longest time a row may give, in µs: an hour, the top of the latency histogram
+/// ([`crate::batch::latency_histogram`]). A record has its budget to keep it shorter; a row
+/// over it was not written by a run.
+const MAX_MICROS: f64 = 3_600_000_000.0;
+
+/// How a run reads its rows back: its statuses, whether a row is a failure (the job's
+/// [`Job::failed_row`](crate::batch::Job::failed_row)), and its inputs as rows name them
+/// in their `file` column.
+pub struct RowReading<'a> {
+    /// The job's statuses ([`ERROR_STATUS`] and [`TIMEOUT_STATUS`] are known besides).
+    pub statuses: &'a [&'static str],
+    /// Whether a row of this status and error cell is a failure.
+    pub failed: &'a dyn Fn(&str, &str) -> bool,
+    /// The run's inputs, as named in rows.
+    pub inputs: &'a [String],
+}
+
 /// The first `rows` rows of the results file at `path` (written in `format`, with a header
-/// if CSV), counted as a run with `statuses` and the tallied columns of `like` would have
-/// counted them; `inputs` are the run's inputs as rows name them in their `file` column.
+/// if CSV), counted as a run with the tallied columns of `like` would have counted them.
 /// An error says which row does not read, and nothing is counted.
 pub fn count_found_rows(
     path: &Path,
     format: OutputFormat,
     rows: u64,
-    statuses: &[&'static str],
-    inputs: &[String],
+    reading: &RowReading<'_>,
     like: &RunStats,
 ) -> Result<RunStats, String> {
+    let RowReading {
+        statuses,
+        failed,
+        inputs,
+    } = reading;
     let tallied: Vec<&str> = like.tallies.iter().map(|(name, _)| name.as_str()).collect();
     let mut found = RunStats::new(&[], &tallied, like.threads);
     let known = |status: &str| {
@@ -40,7 +60,7 @@ pub fn count_found_rows(
             .ok_or_else(|| format!("row {number}: status {status:?} is not one this run gives"))?;
         let micros = field("micros")?;
         let micros: f64 = (micros.trim().parse().ok())
-            .filter(|micros: &f64| micros.is_finite() && *micros >= 0.0)
+            .filter(|micros: &f64| (0.0..=MAX_MICROS).contains(micros))
             .ok_or_else(|| format!("row {number}: micros {micros:?} is not a time"))?;
         let line = field("line")?;
         let line = (line.parse().ok()).ok_or_else(|| format!("row {number}: line {line:?}"))?;
@@ -50,7 +70,7 @@ pub fn count_found_rows(
         let nanos = (micros * 1000.0).round() as u64;
         found.records += 1;
         found.count_status(status, 1);
-        found.failed += u64::from(!field("error")?.is_empty());
+        found.failed += u64::from(failed(status, &field("error")?));
         for (column, name) in tallied.iter().enumerate() {
             if let Some(value) = row(name).filter(|value| !value.is_empty()) {
                 found.count_tally(column, &value, 1);
@@ -120,7 +140,12 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         let like = RunStats::new(&["valid", "invalid"], &["winner"], 1);
         let inputs = ["a.txt".to_string(), "b.txt".to_string()];
-        count_found_rows(&path, format, rows, &["valid", "invalid"], &inputs, &like)
+        let reading = RowReading {
+            statuses: &["valid", "invalid"],
+            failed: &|_, error| !error.is_empty(),
+            inputs: &inputs,
+        };
+        count_found_rows(&path, format, rows, &reading, &like)
     }
 
     #[test]
@@ -158,6 +183,10 @@ mod tests {
             (
                 "1,valid,,,1\n2,valid,,,-3\n",
                 "row 2: micros \"-3\" is not a time",
+            ),
+            (
+                "1,valid,,,1\n2,valid,,,1e308\n",
+                "row 2: micros \"1e308\" is not a time",
             ),
             ("1,valid,,,1\nx,valid,,,1\n", "row 2: line \"x\""),
         ] {

@@ -15,7 +15,7 @@ mod unfinished;
 
 pub use env::EnvInfo;
 pub use export::{create_folder, ExportError};
-pub use found::count_found_rows;
+pub use found::{count_found_rows, RowReading};
 pub use lock::Busy;
 pub use merge::{
     check_merge_output, histogram_bytes, merge, write_merged, HistogramDamage, HostEnv, MergeError,
