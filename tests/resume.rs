@@ -448,6 +448,8 @@ fn a_second_run_into_a_results_file_being_written_is_refused_and_takes_nothing()
         (&results, &[][..]),
         (&link, &[][..]),
         (&results, &["--resume"][..]),
+        // Other settings are the run's own business; that the file is busy comes first.
+        (&results, &["--resume", "--algo", "dlx"][..]),
     ] {
         let second = run_in(
             &[

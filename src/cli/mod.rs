@@ -388,7 +388,12 @@ fn settings_to_keep<J: Job>(
     let settings = RunSettings::new(command, kept, shard);
     if args.resume {
         if let Some(earlier) = RunSettings::read(&path)? {
-            settings.check_resumes(&earlier, output)?;
+            if let Err(different) = settings.check_resumes(&earlier, output) {
+                // A run still writing the file is the first thing to say: its settings
+                // are the ones beside the file, and they may well differ.
+                report::check_not_busy(output)?;
+                return Err(different.into());
+            }
         }
     }
     Ok(Some((path, settings)))

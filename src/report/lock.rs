@@ -36,6 +36,17 @@ pub fn lock_results(file: &File, path: &Path) -> Result<(), Busy> {
     }
 }
 
+/// Whether another run holds the lock on the results file at `path`, asked without
+/// keeping a lock: a refusal that would otherwise name something else (the settings of a
+/// `--resume`) names the run writing the file first. A file that does not open is not busy.
+pub fn check_not_busy(path: &Path) -> Result<(), Busy> {
+    match File::open(path) {
+        // The probe's lock, if taken, ends with the probe's opening.
+        Ok(file) => lock_results(&file, path),
+        Err(_) => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,6 +63,21 @@ mod tests {
         assert!(error.contains("is being written by another run"), "{error}");
         drop(first);
         lock_results(&second, &path).unwrap();
+    }
+
+    #[test]
+    fn a_probe_names_a_locked_file_busy_and_leaves_a_free_one_free() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rows.csv");
+        assert!(check_not_busy(&path).is_ok(), "a missing file is not busy");
+        let first = File::create(&path).unwrap();
+        check_not_busy(&path).unwrap();
+        lock_results(&first, &path).unwrap();
+        assert!(check_not_busy(&path).is_err());
+        drop(first);
+        check_not_busy(&path).unwrap();
+        let again = File::options().write(true).open(&path).unwrap();
+        lock_results(&again, &path).unwrap();
     }
 
     #[test]

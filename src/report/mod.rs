@@ -16,7 +16,7 @@ mod unfinished;
 pub use env::EnvInfo;
 pub use export::{create_folder, ExportError};
 pub use found::{count_found_rows, RowReading};
-pub use lock::Busy;
+pub use lock::{check_not_busy, Busy};
 pub use merge::{
     check_merge_output, histogram_bytes, merge, write_merged, HistogramDamage, HostEnv, MergeError,
     Merged, MergedEnv, HISTOGRAM_FILE, MAX_REPORT_FILE_BYTES,
