@@ -369,6 +369,41 @@ fn sigterm_keeps_the_puzzles_sudoku_generate_wrote() {
     assert!(lines.iter().all(|line| line.len() == 256), "16×16 lines");
 }
 
+/// A 25×25 puzzle takes minutes to make (hundreds of uniqueness searches): Ctrl-C stops
+/// the searches themselves, so `sudoku generate` ends within moments with code 130 and
+/// whole lines only. It used to be heard only once the block being made was written.
+#[test]
+fn sigint_stops_a_large_sudoku_generation_within_moments() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("puzzles.txt");
+    let mut child = puzzlebench()
+        .args([
+            "sudoku", "generate", "--size", "25", "--count", "2", "-j1", "-o",
+        ])
+        .arg(&output)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let signalled = Instant::now();
+    signal(&child, "INT");
+    let status = wait_ended(&mut child);
+    let waited = signalled.elapsed();
+    assert_eq!(status.code(), Some(130));
+    // Minutes before; a loaded machine may still take a moment to schedule the exit.
+    assert!(
+        waited < Duration::from_secs(10),
+        "ended {waited:?} after the signal"
+    );
+    let text = std::fs::read_to_string(&output).unwrap();
+    assert!(
+        text.lines().all(|line| line.len() == 625),
+        "whole 25×25 lines"
+    );
+}
+
 /// Waits for `child` to end, for at most a minute (a signal it does not hear would
 /// otherwise hang the test).
 fn wait_ended(child: &mut Child) -> std::process::ExitStatus {

@@ -146,12 +146,13 @@ pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
         write_generated_header(&mut out).with_context(cannot_write)?;
     }
     // A block at a time, each flushed: a large --count streams out rather than being held
-    // whole. Ctrl-C (or SIGTERM) ends the run after the block being made is written, as
-    // it ends the batch commands after the records read; a second signal exits at once.
+    // whole. Ctrl-C (or SIGTERM) stops the searches at once; the puzzles finished by then
+    // are written, in order, and the run ends with the signal's exit code. A second
+    // signal exits at once.
     let interruption = Interruption::install().context("cannot install the signal handlers")?;
     let stop = interruption.flag();
     let generated = thread_pool(args.threads)?.install(|| {
-        generate_each(&args.batch, |block| {
+        generate_each(&args.batch, Some(&stop), |block| {
             write_generated_rows(&mut out, block, csv)
                 .and_then(|()| out.flush())
                 .with_context(cannot_write)?;

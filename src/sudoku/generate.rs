@@ -1,12 +1,15 @@
 //! Generating puzzles with exactly one solution, rated by the search effort they need.
 
 use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use super::{Algorithm, Grid, Solver, Status};
+use crate::budget::{Budget, Meter};
 
 /// How much searching a puzzle needs, measured by the exact-cover solver's guesses (options
 /// tried where two or more remained).
@@ -100,7 +103,7 @@ fn block_size(box_size: usize) -> usize {
 /// the seed, so the puzzles do not depend on the number of threads.
 pub fn generate_batch(batch: &Batch) -> Result<Vec<Generated>, GenerateError> {
     let mut puzzles = Vec::new();
-    generate_each(batch, |block| {
+    generate_each(batch, None, |block| {
         puzzles.extend_from_slice(block);
         Ok::<(), GenerateError>(())
     })?;
@@ -109,32 +112,49 @@ pub fn generate_batch(batch: &Batch) -> Result<Vec<Generated>, GenerateError> {
 
 /// Generates `batch` on the current rayon pool a block at a time, handing each block to
 /// `take` in order before the next is made; the same puzzles as [`generate_batch`].
+///
+/// Once `stop` is set (Ctrl-C), the searches end within a few thousand nodes: the
+/// puzzles of the block finished before the first one cut short are handed to `take`,
+/// and the generation ends without an error (the caller reads `stop` to tell).
 pub fn generate_each<E: From<GenerateError>>(
     batch: &Batch,
+    stop: Option<&Arc<AtomicBool>>,
     take: impl FnMut(&[Generated]) -> Result<(), E>,
 ) -> Result<(), E> {
-    generate_in_blocks(batch, block_size(batch.box_size), take)
+    generate_in_blocks(batch, block_size(batch.box_size), stop, take)
 }
 
 /// [`generate_each`] with blocks of `block` puzzles.
 fn generate_in_blocks<E: From<GenerateError>>(
     batch: &Batch,
     block: usize,
+    stop: Option<&Arc<AtomicBool>>,
     mut take: impl FnMut(&[Generated]) -> Result<(), E>,
 ) -> Result<(), E> {
+    let meter = || match stop {
+        Some(stop) => Meter::stoppable(Budget::UNLIMITED, Arc::clone(stop)),
+        None => Meter::unlimited(),
+    };
     let mut start = 0;
     while start < batch.count {
         let end = start + block.min(batch.count - start);
-        let block: Vec<Option<Generated>> = (start..end)
+        let block: Vec<Made> = (start..end)
             .into_par_iter()
-            .map(|i| generate_one(batch, i))
+            .map(|i| generate_one(batch, i, &mut meter()))
             .collect();
         let mut made = Vec::with_capacity(block.len());
         for (i, generated) in (start..end).zip(block) {
-            made.push(generated.ok_or(GenerateError {
-                number: i + 1,
-                difficulty: batch.difficulty,
-            })?);
+            match generated {
+                Made::Puzzle(puzzle) => made.push(puzzle),
+                Made::Stopped => return take(&made),
+                Made::NoneOfItsDifficulty => {
+                    return Err(GenerateError {
+                        number: i + 1,
+                        difficulty: batch.difficulty,
+                    }
+                    .into())
+                }
+            }
         }
         take(&made)?;
         start = end;
@@ -142,18 +162,30 @@ fn generate_in_blocks<E: From<GenerateError>>(
     Ok(())
 }
 
-/// Puzzle `i` of `batch`, or none if no puzzle of its difficulty came in [`ATTEMPTS`].
-fn generate_one(batch: &Batch, i: usize) -> Option<Generated> {
+/// What came of making one puzzle of a batch.
+enum Made {
+    Puzzle(Generated),
+    /// No puzzle of the batch's difficulty in [`ATTEMPTS`].
+    NoneOfItsDifficulty,
+    /// The meter stopped the search (Ctrl-C).
+    Stopped,
+}
+
+/// Puzzle `i` of `batch`, its searches counted by `meter`.
+fn generate_one(batch: &Batch, i: usize, meter: &mut Meter) -> Made {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(batch.seed);
     rng.set_stream(i as u64);
-    (0..ATTEMPTS).find_map(|_| {
-        let generated = generate(batch.box_size, batch.min_clues, &mut rng);
+    for _ in 0..ATTEMPTS {
+        let Some(generated) = generate_within(batch.box_size, batch.min_clues, &mut rng, meter)
+        else {
+            return Made::Stopped;
+        };
         let class = Difficulty::of_guesses(generated.guesses);
-        batch
-            .difficulty
-            .is_none_or(|w| w == class)
-            .then_some(generated)
-    })
+        if batch.difficulty.is_none_or(|wanted| wanted == class) {
+            return Made::Puzzle(generated);
+        }
+    }
+    Made::NoneOfItsDifficulty
 }
 
 /// Writes the CSV header of [`write_generated`]'s rows.
@@ -238,6 +270,19 @@ pub fn random_solution<R: Rng>(box_size: usize, rng: &mut R) -> Grid {
 /// then comes from, as in the committed 9×9 datasets. The rating is always that solver's
 /// guesses.
 pub fn generate<R: Rng>(box_size: usize, min_clues: usize, rng: &mut R) -> Generated {
+    generate_within(box_size, min_clues, rng, &mut Meter::unlimited())
+        .expect("a meter without a budget or a stop flag never stops a search")
+}
+
+/// [`generate`], its searches counted by `meter`: none once the meter stops one (its
+/// stop flag set), so that a large grid's generation ends within moments of a Ctrl-C
+/// instead of after its hundreds of uniqueness searches.
+pub fn generate_within<R: Rng>(
+    box_size: usize,
+    min_clues: usize,
+    rng: &mut R,
+    meter: &mut Meter,
+) -> Option<Generated> {
     let solution = random_solution(box_size, rng);
     let side = solution.side();
     let mut solver = Solver::new(if box_size >= 4 {
@@ -256,7 +301,11 @@ pub fn generate<R: Rng>(box_size: usize, min_clues: usize, rng: &mut R) -> Gener
         let (row, col) = (cell / side, cell % side);
         let value = puzzle.get(row, col);
         puzzle.set(row, col, 0);
-        if solver.solve(&puzzle, 2).status() == Status::Solved {
+        let searched = solver.solve_within(&puzzle, 2, meter);
+        if searched.stopped.is_some() {
+            return None;
+        }
+        if searched.status() == Status::Solved {
             clues -= 1;
         } else {
             puzzle.set(row, col, value);
@@ -265,12 +314,15 @@ pub fn generate<R: Rng>(box_size: usize, min_clues: usize, rng: &mut R) -> Gener
     if solver.algorithm() != Algorithm::Dlx {
         solver = Solver::new(Algorithm::Dlx);
     }
-    let guesses = solver.solve(&puzzle, 2).guesses;
-    Generated {
+    let rated = solver.solve_within(&puzzle, 2, meter);
+    if rated.stopped.is_some() {
+        return None;
+    }
+    Some(Generated {
         puzzle,
         solution,
-        guesses,
-    }
+        guesses: rated.guesses,
+    })
 }
 
 #[cfg(test)]
@@ -293,7 +345,7 @@ mod tests {
         let whole = generate_batch(&batch).unwrap();
         let mut blocks = Vec::new();
         let mut joined = Vec::new();
-        generate_in_blocks(&batch, 3, |block| {
+        generate_in_blocks(&batch, 3, None, |block| {
             blocks.push(block.len());
             joined.extend_from_slice(block);
             Ok::<(), GenerateError>(())
