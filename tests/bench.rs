@@ -680,6 +680,42 @@ fn a_baseline_is_kept_then_compared_with() {
     assert!(html.contains("Compared with an earlier run"));
 }
 
+/// A baseline named `..`, `.` or nothing would be the reports folder or `baselines/`
+/// itself, which saving a baseline empties: such names are refused before anything runs,
+/// and the reports folder keeps every file.
+#[test]
+fn baseline_names_that_name_no_folder_of_their_own_are_refused_and_delete_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let reports = tmp.path().join("reports");
+    fs::create_dir_all(reports.join("baselines/main")).unwrap();
+    fs::write(reports.join("notes.txt"), "kept").unwrap();
+    fs::write(reports.join("baselines/main/summary.json"), "{}").unwrap();
+    for option in ["--save-baseline", "--baseline"] {
+        for name in ["..", ".", "", "..."] {
+            let output = common::puzzlebench()
+                .args([
+                    "bench",
+                    "--reports",
+                    reports.to_str().unwrap(),
+                    option,
+                    name,
+                ])
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(2), "{option} {name:?}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.contains("names no folder of its own"), "{stderr}");
+        }
+    }
+    assert_eq!(
+        fs::read_to_string(reports.join("notes.txt")).unwrap(),
+        "kept"
+    );
+    assert!(reports.join("baselines/main/summary.json").is_file());
+    let left: Vec<_> = fs::read_dir(&reports).unwrap().collect();
+    assert_eq!(left.len(), 2, "no report folder was made");
+}
+
 #[test]
 fn datasets_are_found_in_a_folder_named_from_the_current_one() {
     // `--datasets DIR` is named from where the command runs, not from the suite's folder.

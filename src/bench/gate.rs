@@ -58,14 +58,27 @@ pub struct Judged {
 pub struct Baselines {
     /// Compare this run with baseline NAME (kept under REPORTS/baselines/), or keep this
     /// run as NAME when there is none yet.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = parse_baseline_name)]
     pub baseline: Option<String>,
     /// Keep this run as baseline NAME, replacing an older one.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = parse_baseline_name)]
     pub save_baseline: Option<String>,
     /// How the comparison with the baseline judges changes.
     #[command(flatten)]
     pub gate: Gate,
+}
+
+/// A baseline's name as given: one folder's name under `REPORTS/baselines/`. A name
+/// that is empty or only dots would name `baselines/` itself or a folder above it, which
+/// saving a baseline empties, so it is refused before anything runs.
+fn parse_baseline_name(text: &str) -> Result<String, String> {
+    if text.chars().all(|c| c == '.') {
+        return Err(format!(
+            "{text:?} names no folder of its own under REPORTS/baselines/: give a name \
+             with a letter or digit, such as `main`"
+        ));
+    }
+    Ok(text.to_string())
 }
 
 /// What the baselines did with a run.
