@@ -301,7 +301,7 @@ impl Suite {
             warmup: file.warmup,
             max_repeats: file.max_repeats,
             min_repeats: file.min_repeats,
-            threads: file.threads,
+            threads: distinct(&file.threads),
             sets,
         })
     }
@@ -435,7 +435,7 @@ impl Suite {
         let threads = match &overrides.threads {
             Some(threads) => {
                 check_threads(threads).map_err(BenchError::Plan)?;
-                threads.clone()
+                distinct(threads)
             }
             None => self.threads.clone(),
         };
@@ -600,6 +600,18 @@ fn line_of(text: &str, offset: usize) -> usize {
         .filter(|&&byte| byte == b'\n')
         .count()
         + 1
+}
+
+/// `threads` with each count once, in the order first given: a count repeated would be
+/// measured twice, and its measurements taken for each other in speed-ups and comparisons.
+fn distinct(threads: &[usize]) -> Vec<usize> {
+    let mut seen = Vec::with_capacity(threads.len());
+    for &count in threads {
+        if !seen.contains(&count) {
+            seen.push(count);
+        }
+    }
+    seen
 }
 
 fn check_threads(threads: &[usize]) -> Result<(), String> {
@@ -929,6 +941,7 @@ mod tests {
             Suite::parse(&text, "t.toml", &crate::kinds::all()).map(|suite| suite.threads)
         };
         assert_eq!(suite("1, 1024").unwrap(), [1, 1024]);
+        assert_eq!(suite("2, 1, 2, 1, 1").unwrap(), [2, 1], "each count once");
         assert_eq!(
             suite("1, 1025").unwrap_err().to_string(),
             "suite t.toml: thread count 1025: a measurement runs on 1 to 1024 threads"
@@ -951,6 +964,11 @@ mod tests {
             default.plan(&base, &overrides).unwrap_err().to_string(),
             "thread count 99999999999: a measurement runs on 1 to 1024 threads"
         );
+        let repeated = Overrides {
+            threads: Some(vec![1, 1, 2, 1]),
+            ..Overrides::default()
+        };
+        assert_eq!(default.plan(&base, &repeated).unwrap().threads, [1, 2]);
     }
 
     #[test]
