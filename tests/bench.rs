@@ -577,6 +577,44 @@ fn compare(old: &Path, new: &Path, more: &[&str]) -> (Option<i32>, String, serde
     (output.status.code(), stdout, json)
 }
 
+/// An empty dataset times no record: its runs have no speed, so a comparison has nothing
+/// to judge. It used to call a run and its own copy 100% slower and fail the gate.
+#[test]
+fn a_measurement_without_records_is_not_compared_and_fails_no_gate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty.txt");
+    fs::write(&empty, "").unwrap();
+    let suite = tmp.path().join("e.toml");
+    fs::write(
+        &suite,
+        format!(
+            "name = \"e\"\nmin_time = 0.01\nthreads = [1]\n[[set]]\nkind = \"sudoku\"\n\
+             datasets = [\"{}\"]\nalgorithms = [\"dlx\"]\n",
+            empty.display()
+        ),
+    )
+    .unwrap();
+    let (reports, cache) = (tmp.path().join("reports"), tmp.path().join("cache"));
+    let (old, _) = bench_into(&suite, &reports, &cache, &["-q"]);
+    let copy = tmp.path().join("copy");
+    fs::create_dir(&copy).unwrap();
+    for entry in fs::read_dir(&old).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, copy.join(path.file_name().unwrap())).unwrap();
+    }
+    let (code, stdout, json) = compare(&old, &copy, &["--fail-if-slower", "1"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(
+        stdout.contains("0 faster, 0 slower, 0 unchanged"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("not compared, no record timed in one run or both: empty.txt"),
+        "{stdout}"
+    );
+    assert_eq!(json["measurements"].as_array().unwrap().len(), 0);
+}
+
 #[test]
 fn compare_finds_no_change_between_equal_runs_and_the_size_of_a_slowdown() {
     let tmp = tempfile::tempdir().unwrap();

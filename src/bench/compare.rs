@@ -127,6 +127,10 @@ pub struct Comparison {
     pub only_old: Vec<String>,
     /// Measurements only the new run has.
     pub only_new: Vec<String>,
+    /// Measurements both runs have but without a speed in one of them (no record timed,
+    /// as of an empty dataset): nothing to compare, so no verdict.
+    #[serde(default)]
+    pub without_speed: Vec<String>,
     /// Machines, builds or settings that differ: figures then compare more than the code.
     pub differences: Vec<Difference>,
 }
@@ -155,6 +159,7 @@ impl Comparison {
         };
         let mut measurements = Vec::new();
         let mut only_new = Vec::new();
+        let mut without_speed = Vec::new();
         for row in new.summary.runs.iter().filter(|r| r.failure.is_empty()) {
             let Some(before) = old
                 .summary
@@ -167,8 +172,10 @@ impl Comparison {
             };
             let (old_samples, new_samples) =
                 (samples(old.summary, before), samples(new.summary, row));
-            let (low, ratio, high) =
-                ratio_interval(&old_samples, &new_samples).unwrap_or((0.0, 0.0, 0.0));
+            let Some((low, ratio, high)) = ratio_interval(&old_samples, &new_samples) else {
+                without_speed.push(row.name());
+                continue;
+            };
             measurements.push(Compared {
                 kind: row.kind.clone(),
                 dataset: row.dataset.clone(),
@@ -199,6 +206,7 @@ impl Comparison {
             measurements,
             only_old,
             only_new,
+            without_speed,
             differences: differences(old, new),
         }
     }
@@ -280,6 +288,12 @@ impl Comparison {
         }
         if !self.only_new.is_empty() {
             notes.push(format!("only in the new run: {}", self.only_new.join("; ")));
+        }
+        if !self.without_speed.is_empty() {
+            notes.push(format!(
+                "not compared, no record timed in one run or both: {}",
+                self.without_speed.join("; ")
+            ));
         }
         notes
     }
