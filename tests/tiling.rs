@@ -383,7 +383,8 @@ fn cli_counts_and_clear_errors() {
     assert_eq!(String::from_utf8(output.stdout).unwrap(), zero);
     assert_eq!(
         String::from_utf8(output.stderr).unwrap().trim(),
-        "puzzlebench: no tiling: the pieces have 3 black and 1 white cells, the board 2 and 2"
+        "puzzlebench: no tiling: the pieces have 3 black and 1 white cells, more of a colour \
+         than the board's 2 and 2"
     );
     // `checkerboard solve` has no solution to print: exit code 1, with the reason.
     let output = run(&["checkerboard", "solve", stones.to_str().unwrap()]);
@@ -391,8 +392,19 @@ fn cli_counts_and_clear_errors() {
     assert_eq!(String::from_utf8(output.stdout).unwrap(), "");
     assert_eq!(
         String::from_utf8(output.stderr).unwrap().trim(),
-        "puzzlebench: the pieces have 3 black and 1 white cells, the board 2 and 2"
+        "puzzlebench: the pieces have 3 black and 1 white cells, more of a colour than the \
+         board's 2 and 2"
     );
+    // Stones of coloured and uncoloured cells together: the uncoloured cells take the
+    // colours the coloured ones leave (this was refused as a colour mismatch, count 0).
+    let mixed = dir.path().join("2x1_mixed.txt");
+    std::fs::write(&mixed, "B\n=\n#\n").unwrap();
+    let output = run(&["checkerboard", "count", mixed.to_str().unwrap(), "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let counts: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(counts["labelled"], 1, "{counts}");
+    let output = run(&["checkerboard", "solve", mixed.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
 }
 
 #[cfg_attr(

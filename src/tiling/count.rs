@@ -54,8 +54,8 @@ pub enum TilingError {
         /// Cells of the board.
         board: usize,
     },
-    /// The colours cannot match.
-    #[error("the pieces have {pieces_black} black and {pieces_white} white cells, the board {board_black} and {board_white}")]
+    /// The colours cannot match: more cells of a colour on the pieces than on the board.
+    #[error("the pieces have {pieces_black} black and {pieces_white} white cells, more of a colour than the board's {board_black} and {board_white}")]
     ColorCount {
         /// Black cells of the pieces.
         pieces_black: usize,

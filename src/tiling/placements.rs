@@ -23,8 +23,9 @@ pub(super) fn check_counts(board: &Board, pieces: &[Piece]) -> Result<(), Tiling
             .flat_map(|r| (0..board.width() as i32).map(move |c| (r, c)))
             .filter_map(|(r, c)| board.cell(r, c)),
     );
-    if (pieces_black, pieces_white) != (board_black, board_white) && pieces_black + pieces_white > 0
-    {
+    // A coloured cell of a stone goes on a board cell of its colour, an uncoloured one on
+    // any cell: the colours can match only if neither colour is over the board's count.
+    if pieces_black > board_black || pieces_white > board_white {
         return Err(TilingError::ColorCount {
             pieces_black,
             pieces_white,
