@@ -158,35 +158,51 @@ impl Board {
 
     /// For each symmetry of the board that keeps its cells and colours in place, the
     /// permutation of cell indices (`row × width + col`) it makes. The identity comes first.
+    /// The symmetries are those of the cells' bounding box: rows and columns of holes
+    /// around the cells (a board file's margins) change nothing, and stay in place.
     pub fn symmetries(&self) -> Vec<Vec<usize>> {
-        let (w, h) = (self.width as i32, self.height as i32);
+        let (top, left, h, w) = self.cells_box();
+        let width = self.width as i32;
         let mut found = Vec::new();
         for transform in TRANSFORMS {
-            // Where the board's corners go decides the shift back into place.
+            // Where the box's corners go decides the shift back into place.
             let corners = [(0, 0), (h - 1, w - 1)].map(|(r, c)| transform(r, c));
-            let top = corners[0].0.min(corners[1].0);
-            let left = corners[0].1.min(corners[1].1);
-            let mut permutation = Vec::with_capacity(self.cells.len());
-            let mut keeps = true;
-            for r in 0..h {
-                for c in 0..w {
+            let shift_top = corners[0].0.min(corners[1].0);
+            let shift_left = corners[0].1.min(corners[1].1);
+            let mut permutation: Vec<usize> = (0..self.cells.len()).collect();
+            let keeps = (0..h).all(|r| {
+                (0..w).all(|c| {
                     let (tr, tc) = transform(r, c);
-                    let (tr, tc) = (tr - top, tc - left);
-                    if tr >= h || tc >= w || self.cell(r, c) != self.cell(tr, tc) {
-                        keeps = false;
-                        break;
+                    let (tr, tc) = (tr - shift_top, tc - shift_left);
+                    let (from, to) = ((top + r, left + c), (top + tr, left + tc));
+                    let kept =
+                        tr < h && tc < w && self.cell(from.0, from.1) == self.cell(to.0, to.1);
+                    if kept {
+                        permutation[(from.0 * width + from.1) as usize] =
+                            (to.0 * width + to.1) as usize;
                     }
-                    permutation.push((tr * w + tc) as usize);
-                }
-                if !keeps {
-                    break;
-                }
-            }
+                    kept
+                })
+            });
             if keeps {
                 found.push(permutation);
             }
         }
         found
+    }
+
+    /// The smallest rectangle holding every cell: its top row, left column, height and
+    /// width. A board has at least one cell.
+    fn cells_box(&self) -> (i32, i32, i32, i32) {
+        let cells = (0..self.cells.len())
+            .filter(|&index| self.cells[index].is_some())
+            .map(|index| ((index / self.width) as i32, (index % self.width) as i32));
+        let (mut top, mut left, mut bottom, mut right) = (i32::MAX, i32::MAX, 0, 0);
+        for (r, c) in cells {
+            (top, bottom) = (top.min(r), bottom.max(r));
+            (left, right) = (left.min(c), right.max(c));
+        }
+        (top, left, bottom - top + 1, right - left + 1)
     }
 }
 
@@ -216,6 +232,36 @@ mod tests {
             Board::rectangle(0, 3, None).unwrap_err().to_string(),
             "a 0x3 board is not supported (1 to 4,096 cells)"
         );
+    }
+
+    #[test]
+    fn margins_of_holes_do_not_change_a_board_s_symmetries() {
+        // A 2×2 square inside a file with a column and a row of holes, and ragged rows.
+        for text in [
+            "##\n##\n",
+            ".##\n.##\n",
+            "...\n##.\n##\n",
+            "\n.##.\n.##\n....",
+        ] {
+            let board = Board::parse(text).unwrap();
+            let symmetries = board.symmetries();
+            assert_eq!(symmetries.len(), 8, "{text:?}");
+            for permutation in &symmetries {
+                // Cells go to cells, holes stay where they are.
+                for (from, &to) in permutation.iter().enumerate() {
+                    let cell = |index: usize| {
+                        board.cell(
+                            (index / board.width()) as i32,
+                            (index % board.width()) as i32,
+                        )
+                    };
+                    assert_eq!(cell(from).is_some(), cell(to).is_some(), "{text:?}");
+                    if cell(from).is_none() {
+                        assert_eq!(from, to);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
