@@ -182,6 +182,27 @@ impl Meter {
         self.spent
     }
 
+    /// The run's stop flag this meter watches, if any: for a search that looks at a flag
+    /// of its own instead of counting its nodes here.
+    pub fn stop_flag(&self) -> Option<&Arc<AtomicBool>> {
+        self.stop.as_ref()
+    }
+
+    /// Looks at the stop flag now: true once it is set, and the meter is then over with
+    /// [`OverBudget::Interrupted`], as if a node had found it. For a search that looked
+    /// at [`stop_flag`](Self::stop_flag) itself.
+    pub fn is_interrupted(&mut self) -> bool {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.over.get_or_insert(OverBudget::Interrupted);
+            self.next_check = 0;
+        }
+        self.over == Some(OverBudget::Interrupted)
+    }
+
     #[cold]
     #[inline(never)]
     fn check(&mut self) -> bool {
@@ -223,6 +244,20 @@ impl Meter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_search_that_watches_the_flag_itself_marks_the_meter_interrupted() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut meter = Meter::stoppable(Budget::UNLIMITED, Arc::clone(&stop));
+        assert!(Arc::ptr_eq(meter.stop_flag().unwrap(), &stop));
+        assert!(!meter.is_interrupted());
+        assert_eq!(meter.over(), None);
+        stop.store(true, Ordering::Relaxed);
+        assert!(meter.is_interrupted());
+        assert_eq!(meter.over(), Some(OverBudget::Interrupted));
+        assert!(Meter::unlimited().stop_flag().is_none());
+        assert!(!Meter::unlimited().is_interrupted());
+    }
 
     #[test]
     fn an_unlimited_meter_never_stops() {

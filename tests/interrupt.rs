@@ -583,6 +583,46 @@ fn a_bench_interrupted_before_any_measurement_writes_no_report() {
     assert!(!reports.exists(), "no report folder");
 }
 
+/// A tiling count can run for hours (the 10×10 board's domino tilings number 2.6 × 10¹¹):
+/// its search looks at the run's stop flag, so a bench measuring it ends within moments
+/// of Ctrl-C. It used to be heard only once the count was done.
+#[test]
+fn a_bench_interrupted_during_a_long_tiling_count_ends_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let dominoes = vec!["#,#"; 50].join("\n=\n");
+    std::fs::write(dir.path().join("dominoes.txt"), dominoes).unwrap();
+    std::fs::write(dir.path().join("hard.txt"), "dominoes.txt 10x10\n").unwrap();
+    let suite = dir.path().join("s.toml");
+    std::fs::write(
+        &suite,
+        "name = \"s\"\nthreads = [1]\n[[set]]\nkind = \"tiling\"\ndatasets = [\"hard.txt\"]\n\
+         algorithms = [\"bits\"]\n",
+    )
+    .unwrap();
+    let reports = dir.path().join("reports");
+    let mut child = puzzlebench()
+        .args(["bench", "--suite"])
+        .arg(&suite)
+        .arg("--reports")
+        .arg(&reports)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let signalled = Instant::now();
+    signal(&child, "INT");
+    let status = wait_ended(&mut child);
+    let waited = signalled.elapsed();
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        waited < Duration::from_secs(10),
+        "ended {waited:?} after the signal"
+    );
+    assert!(!reports.exists(), "no measurement was finished: no report");
+}
+
 #[test]
 fn a_bench_interrupted_while_it_generates_a_dataset_ends_at_once_and_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -596,6 +596,20 @@ impl Tiling {
         tally.counts(self.labellings())
     }
 
+    /// [`count`](Self::count), stopping as soon as `stop` is set: none then.
+    pub fn count_until(&self, stop: &Arc<AtomicBool>) -> Option<Counts> {
+        let mut search = self.counting.search.clone();
+        let mut tally = Tally::default();
+        for part in self.parts(stop)? {
+            if !self.count_part(&mut search, part.options(), &mut tally, stop)
+                || stop.load(Ordering::Relaxed)
+            {
+                return None;
+            }
+        }
+        Some(tally.counts(self.labellings()))
+    }
+
     /// Counts every solution three ways on `pool`: the search tree is split at its first
     /// two levels into independent subproblems. `on_part(done, total, solutions)` is
     /// called as parts finish, with the solutions enumerated so far (before the labellings

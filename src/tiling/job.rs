@@ -12,14 +12,18 @@
 //! Files are found relative to the folder of the input that names them.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
 use crate::batch::{InputSpec, Job, JobError, Outcome, Record, RecordContent, Value};
-use crate::budget::Meter;
+use crate::budget::{Meter, OverBudget};
 use crate::puzzle::{Puzzle, PuzzleError};
 
-use super::{parse_pieces, pentominoes, Board, Color, Engine, Piece, Symmetry, Tiling};
+use super::{
+    parse_pieces, pentominoes, Board, Color, Engine, Piece, Symmetry, Tiling, TilingError,
+};
 
 /// Tilings counted, as a puzzle of the shared harness: each record's three counts, by the
 /// bit masks (`bits`) or the dancing links (`dlx`).
@@ -174,7 +178,15 @@ impl CountJob {
     }
 }
 
+/// A pieces or board file a record names. Only a regular file is read: a named pipe
+/// without a writer would hold the run for ever, a device never ends.
 fn read(path: &Path) -> Result<String, JobError> {
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        return Err(JobError::Invalid(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
     super::files::read_file_text(path).map_err(|e| JobError::Invalid(e.to_string()))
 }
 
@@ -225,7 +237,7 @@ impl Job for CountJob {
         _: &mut (),
         layout: &CountLayout,
         record: &Record<'_>,
-        _meter: &mut Meter,
+        meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
         let text = match record.content {
             RecordContent::Line(text) => text,
@@ -254,27 +266,40 @@ impl Job for CountJob {
             Value::Text(pieces_token.to_string()),
             Value::Text(format!("{}x{}", board.width(), board.height())),
         ];
-        let (status, failed, error, counts) =
-            match Tiling::configured(&board, &pieces, Symmetry::Derived, self.engine) {
-                Ok(tiling) => {
-                    let counts = tiling.count();
-                    let counts = [
-                        exact_value(counts.labelled),
-                        exact_value(counts.tilings),
-                        exact_value(counts.up_to_symmetry),
-                    ];
-                    ("counted", false, String::new(), counts)
-                }
-                Err(impossible) => {
-                    let none = || Value::Int(0);
-                    (
-                        "impossible",
-                        true,
-                        impossible.to_string(),
-                        [none(), none(), none()],
-                    )
-                }
-            };
+        // The search looks at the run's stop flag (Ctrl-C) itself: a count can take
+        // minutes, and a record cut short has no row (the runner sees the meter stopped).
+        let stop = meter
+            .stop_flag()
+            .map_or_else(|| Arc::new(AtomicBool::new(false)), Arc::clone);
+        let configured =
+            Tiling::configured_until(&board, &pieces, Symmetry::Derived, self.engine, &stop);
+        let (status, failed, error, counts) = match configured {
+            Err(TilingError::Stopped) => {
+                meter.is_interrupted();
+                return Ok(Outcome::over_budget(OverBudget::Interrupted, values));
+            }
+            Ok(tiling) => {
+                let Some(counts) = tiling.count_until(&stop) else {
+                    meter.is_interrupted();
+                    return Ok(Outcome::over_budget(OverBudget::Interrupted, values));
+                };
+                let counts = [
+                    exact_value(counts.labelled),
+                    exact_value(counts.tilings),
+                    exact_value(counts.up_to_symmetry),
+                ];
+                ("counted", false, String::new(), counts)
+            }
+            Err(impossible) => {
+                let none = || Value::Int(0);
+                (
+                    "impossible",
+                    true,
+                    impossible.to_string(),
+                    [none(), none(), none()],
+                )
+            }
+        };
         values.extend(counts);
         Ok(Outcome {
             status,
@@ -300,6 +325,25 @@ mod tests {
 
     use super::*;
     use crate::batch::{run, NoProgress, RowSink, RunOptions};
+
+    #[test]
+    fn a_named_pipe_or_a_device_is_refused_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("pieces.txt");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        for path in [pipe.as_path(), Path::new("/dev/zero")] {
+            match read(path) {
+                Err(JobError::Invalid(message)) => {
+                    assert!(message.ends_with("is not a regular file"), "{message}")
+                }
+                other => panic!("{path:?}: {other:?}"),
+            }
+        }
+    }
 
     /// Each row's status, counts and error.
     #[derive(Default)]
