@@ -62,6 +62,55 @@ fn a_scripted_game_ends_with_the_winner_and_a_log_that_validates() {
     );
 }
 
+/// An answer is read to a bounded length: a long wrong answer is quoted cut short, and
+/// input without line ends (`< /dev/zero`) ends the game instead of filling the memory.
+#[test]
+fn long_answers_are_cut_short_and_endless_input_ends_the_game() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let play = |input: &[u8]| {
+        let mut child = common::puzzlebench()
+            .args(["connect4", "play", "--red", "human", "--yellow", "human"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // The game may end before reading it all: a broken pipe here is no failure.
+        let _ = stdin.write_all(input);
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stdout).unwrap(),
+        )
+    };
+    let mut long = vec![b'x'; 1000];
+    long.extend_from_slice(b"\n4\n");
+    let (code, text) = play(&long);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("… (1000 bytes) is not a column"), "{text}");
+    assert!(
+        text.len() < 2000,
+        "the answer is not quoted whole: {} bytes",
+        text.len()
+    );
+    assert!(
+        text.trim_end().ends_with("game abandoned after 1 move."),
+        "{text}"
+    );
+    let (code, text) = play(&vec![0; 1 << 20]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("An answer of over 1024 bytes without a line end is no move"),
+        "{text}"
+    );
+    assert!(
+        text.trim_end().ends_with("game abandoned after 0 moves."),
+        "{text}"
+    );
+}
+
 #[test]
 fn input_ending_mid_game_bad_logs_and_table_sizes_are_reported() {
     use std::io::Write;

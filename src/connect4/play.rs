@@ -1,7 +1,7 @@
 //! A game of Connect Four in a terminal (or any reader and writer): the board drawn after
 //! every move, moves read line by line, undo, computer players.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::Arc;
 
 use super::ai::{Ai, Level};
@@ -293,6 +293,10 @@ enum Asked {
     InputEnded,
 }
 
+/// The longest answer read at a prompt; a longer line without an end is taken as the end
+/// of the input.
+const MAX_ANSWER_BYTES: usize = 1024;
+
 /// Asks the human to move until the answer is a playable column, `u` or `q`.
 fn ask_move<M: Bits>(
     options: &GameOptions,
@@ -312,10 +316,20 @@ fn ask_move<M: Bits>(
         )?;
         out.flush()?;
         // Bytes, not `read_line`: a line that is not UTF-8 is a wrong answer, asked
-        // again, not the end of the game.
+        // again, not the end of the game. At most a bounded answer is held: input with
+        // no line end (`< /dev/zero`) would otherwise fill the memory.
         let mut bytes = Vec::new();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
+        let limit = MAX_ANSWER_BYTES as u64 + 1;
+        if input.by_ref().take(limit).read_until(b'\n', &mut bytes)? == 0 {
             writeln!(out)?;
+            return Ok(Asked::InputEnded);
+        }
+        if bytes.len() > MAX_ANSWER_BYTES && !bytes.ends_with(b"\n") {
+            writeln!(
+                out,
+                "\nAn answer of over {MAX_ANSWER_BYTES} bytes without a line end is no move: \
+                 the input is taken as ended."
+            )?;
             return Ok(Asked::InputEnded);
         }
         let line = String::from_utf8_lossy(&bytes);
@@ -334,7 +348,8 @@ fn ask_move<M: Bits>(
             }
             _ => writeln!(
                 out,
-                "{answer:?} is not a column: type a number from 1 to {}.",
+                "{} is not a column: type a number from 1 to {}.",
+                crate::batch::Excerpt::quoted(answer),
                 options.width
             )?,
         }
