@@ -104,7 +104,7 @@ pub fn write_game(
                     }
                 })
                 .collect();
-            tokens.join(if width > 9 { "," } else { "" })
+            super::notation::digits_line(&tokens, width)
         }
         GameNotation::Colors => {
             let tokens: Vec<String> = moves

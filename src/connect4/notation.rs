@@ -147,12 +147,14 @@ fn parse_digits(text: &str, columns: &mut Vec<usize>) -> Result<(), NotationErro
 }
 
 /// Reads numbers separated by commas, spaces or tabs (`10,11, 3`). Spaces and tabs may
-/// also pad a comma, but every comma stands between two numbers: a missing one is an
-/// empty move.
+/// also pad a comma, and a comma may end a game of one move (`12,`: on a board wider
+/// than 9 it would otherwise read as the moves 1 and 2); any other comma stands between
+/// two numbers, and a missing one is an empty move.
 fn parse_separated(text: &str, columns: &mut Vec<usize>) -> Result<(), NotationError> {
     // 1-based character columns where the current comma's part and word start.
     let mut part_start = 1;
-    for part in text.split(',') {
+    let parts: Vec<&str> = text.split(',').collect();
+    for (index, part) in parts.iter().enumerate() {
         let before = columns.len();
         let mut word_start = part_start;
         for word in part.split([' ', '\t']) {
@@ -161,12 +163,28 @@ fn parse_separated(text: &str, columns: &mut Vec<usize>) -> Result<(), NotationE
             }
             word_start += word.chars().count() + 1;
         }
-        if columns.len() == before {
+        let ends_a_one_move_game = index == 1 && parts.len() == 2 && columns.len() == 1;
+        if columns.len() == before && !ends_a_one_move_game {
             return Err(NotationError::EmptyMove { column: part_start });
         }
         part_start += part.chars().count() + 1;
     }
     Ok(())
+}
+
+/// A game's moves (`tokens`, each a column number as written) in digits notation on a
+/// board `width` columns wide: one character each up to 9 columns (`4453`), else
+/// separated by commas (`10,11,3`), a game of one move then ending with its comma (`12,`)
+/// so that it is not read as one move a digit.
+pub fn digits_line(tokens: &[String], width: usize) -> String {
+    if width <= 9 {
+        return tokens.concat();
+    }
+    let mut line = tokens.join(",");
+    if tokens.len() == 1 {
+        line.push(',');
+    }
+    line
 }
 
 /// The column number `word` (not empty), which starts at character `column` of the line.
@@ -423,6 +441,23 @@ mod tests {
         assert!(log.colors.is_none());
         let wide = GameLog::parse("10,11, 3", Notation::Digits).unwrap();
         assert_eq!(wide.columns, vec![10, 11, 3]);
+        // One move on a wide board is written with a comma after it, and read back.
+        let one = digits_line(&["12".to_string()], 16);
+        assert_eq!(one, "12,");
+        assert_eq!(GameLog::parse(&one, Notation::Auto).unwrap().columns, [12]);
+        assert_eq!(digits_line(&["12".to_string()], 7), "12");
+        assert_eq!(
+            GameLog::parse("4,5,", Notation::Auto),
+            Err(NotationError::EmptyMove { column: 5 })
+        );
+        assert_eq!(
+            GameLog::parse(",", Notation::Auto),
+            Err(NotationError::EmptyMove { column: 1 })
+        );
+        assert_eq!(
+            GameLog::parse("4,,5", Notation::Auto),
+            Err(NotationError::EmptyMove { column: 3 })
+        );
         assert_eq!(
             GameLog::parse("44x3", Notation::Auto),
             Err(NotationError::BadDigit {
@@ -502,8 +537,12 @@ mod tests {
         assert_eq!(GameLog::parse(",1", Notation::Auto), empty(1));
         assert_eq!(GameLog::parse("1,2,", Notation::Auto), empty(5));
         assert_eq!(GameLog::parse("10, ,11", Notation::Auto), empty(4));
-        // Not one number outside the board: a comma after the one-digit notation.
-        assert_eq!(GameLog::parse("4455667,", Notation::Auto), empty(9));
+        // A comma may end a game of one move only: one number, however long (the replay
+        // then finds a column outside the board).
+        assert_eq!(
+            GameLog::parse("4455667,", Notation::Auto).unwrap().columns,
+            [4455667]
+        );
         assert_eq!(
             GameLog::parse("1,2,", Notation::Auto)
                 .unwrap_err()

@@ -97,7 +97,7 @@ impl GameRecord {
     /// validate` reads them.
     pub fn digits(&self, width: usize) -> String {
         let parts: Vec<String> = self.moves.iter().map(usize::to_string).collect();
-        parts.join(if width > 9 { "," } else { "" })
+        super::notation::digits_line(&parts, width)
     }
 }
 
