@@ -11,7 +11,10 @@ use rayon::prelude::*;
 
 use common::{assert_none, cell, parse_csv, run};
 use puzzlebench::battleship::generate::{flip_random_cell, random_cells, random_fleet};
-use puzzlebench::battleship::{validate, Field, FieldFormat, Fleet, Reason, Rules};
+use puzzlebench::battleship::{
+    validate, validate_within, Field, FieldFormat, Fleet, Reason, Rules,
+};
+use puzzlebench::budget::{Budget, Meter};
 use puzzlebench::exact_cover::DlxBuilder;
 
 /// Readings of the field as the fleet, found independently of the validator: an exact
@@ -604,4 +607,44 @@ fn a_fleet_the_generator_cannot_place_at_random_is_not_said_not_to_fit() {
     let mut out = Vec::new();
     write_fields(&batch, &mut out).unwrap();
     assert_eq!(out, b"111 111 111\n");
+}
+
+/// Fields made so that the search meets the same positions by many orders of the ships
+/// above them are decided in polynomial time: the positions that failed are remembered.
+/// 49 dominoes on a 10×10 square without two opposite corners took exponential time
+/// (still running after 30 s); each case here must end well inside a node budget, and
+/// counts must stay exact while positions are remembered.
+#[test]
+fn positions_that_failed_are_remembered_and_verdicts_and_counts_stay_exact() {
+    let budget = Budget {
+        max_nodes: Some(2_000_000),
+        ..Budget::UNLIMITED
+    };
+    let field = |text: &str| Field::parse(text, FieldFormat::Auto, None).unwrap();
+    let dominoes = |n: usize| Fleet::from_lengths(&vec![2; n]).unwrap();
+    let full = |side: usize| vec!["1".repeat(side); side].join(" ");
+    let mut mutilated: Vec<String> = vec!["1".repeat(10); 10];
+    mutilated[0].replace_range(0..1, "0");
+    mutilated[9].replace_range(9..10, "0");
+    // (field, fleet, count the readings, valid, readings)
+    let cases = [
+        (field(&mutilated.join(" ")), dominoes(49), false, false, 0),
+        (field(&full(10)), dominoes(50), false, true, 1),
+        (field(&full(6)), dominoes(18), true, true, 6728),
+    ];
+    for (index, (field, fleet, count, valid, readings)) in cases.into_iter().enumerate() {
+        let mut meter = Meter::start(budget);
+        let verdict = validate_within(&field, &fleet, Rules::Touching, count, &mut meter);
+        assert_eq!(
+            verdict.stopped,
+            None,
+            "case {index}: {} ships tried",
+            meter.spent()
+        );
+        assert_eq!(verdict.is_valid(), valid, "case {index}");
+        if count {
+            // The 6×6 square's domino tilings: 6,728.
+            assert_eq!(verdict.readings.unwrap(), readings, "case {index}");
+        }
+    }
 }

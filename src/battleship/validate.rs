@@ -1,5 +1,6 @@
 //! Deciding whether a field holds a fleet, exactly.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use thiserror::Error;
@@ -239,7 +240,13 @@ pub fn validate_within(
             let mut remaining = [0u8; LONGEST_SHIP + 1];
             let remaining = &mut remaining[..fleet.count.len()];
             remaining.copy_from_slice(&fleet.count);
-            let readings = split(&mut rows[..field.height()], remaining, count, meter);
+            let mut search = Split {
+                count_all: count,
+                meter,
+                failed: None,
+                key: Vec::new(),
+            };
+            let readings = search.split(&mut rows[..field.height()], remaining);
             Verdict {
                 reason: (readings == 0).then_some(Reason::NoSplit),
                 readings: count.then_some(readings),
@@ -258,56 +265,113 @@ pub fn validate_within(
     }
 }
 
-/// Counts the ways to split the ship cells in `rows` into ships with lengths `remaining`
-/// (`remaining[len]` ships of length `len`), stopping at the first unless `count_all`,
-/// or when `meter`, which counts the ships tried, says the budget is spent.
-///
-/// The first ship cell in row-major order must be the top or left end of a ship, since
-/// every cell before it is covered: try each remaining length, to the right and down. The
-/// rows above that cell's are empty, so the search below it is given only the rest.
-fn split(rows: &mut [u64], remaining: &mut [u8], count_all: bool, meter: &mut Meter) -> u64 {
-    let Some(r) = rows.iter().position(|&mask| mask != 0) else {
-        return 1;
-    };
-    let c = rows[r].trailing_zeros() as usize;
-    let bit = 1u64 << c;
-    let right = (rows[r] >> c).trailing_ones() as usize;
-    let down = rows[r..]
-        .iter()
-        .take_while(|&&mask| mask & bit != 0)
-        .count();
-    let mut total = 0;
-    for len in (1..remaining.len()).rev() {
-        if remaining[len] == 0 {
-            continue;
+/// Ships tried by a search before it remembers the positions that failed: most fields
+/// are split in a few dozen tries, and looking positions up would only slow them down.
+const REMEMBER_AFTER: u64 = 4096;
+
+/// Failed positions remembered at the most; past that the memory starts afresh.
+const MAX_REMEMBERED: usize = 1 << 18;
+
+/// The search of [`Split::split`]: its settings, its meter, and the positions known to
+/// fail.
+struct Split<'a> {
+    count_all: bool,
+    meter: &'a mut Meter,
+    /// Positions (the rows left and the ships left) with no split, once the search has
+    /// tried [`REMEMBER_AFTER`] ships: a field can be made so that the same positions are
+    /// reached by many orders of the ships above them (49 dominoes on a 10×10 square
+    /// without two opposite corners), which without this takes exponential time.
+    failed: Option<HashSet<Box<[u64]>>>,
+    /// The key being looked up, reused.
+    key: Vec<u64>,
+}
+
+impl Split<'_> {
+    /// Counts the ways to split the ship cells in `rows` into ships with lengths
+    /// `remaining` (`remaining[len]` ships of length `len`), stopping at the first unless
+    /// `count_all`, or when the meter, which counts the ships tried, says the budget is
+    /// spent.
+    ///
+    /// The first ship cell in row-major order must be the top or left end of a ship,
+    /// since every cell before it is covered: try each remaining length, to the right and
+    /// down. The rows above that cell's are empty, so the search below it is given only
+    /// the rest.
+    fn split(&mut self, rows: &mut [u64], remaining: &mut [u8]) -> u64 {
+        let Some(r) = rows.iter().position(|&mask| mask != 0) else {
+            return 1;
+        };
+        if self.failed.is_none() && self.meter.spent() >= REMEMBER_AFTER {
+            self.failed = Some(HashSet::new());
         }
-        if meter.spend() {
-            return total;
-        }
-        if len <= right {
-            let mask = (u64::MAX >> (64 - len)) << c;
-            rows[r] ^= mask;
-            remaining[len] -= 1;
-            total += split(&mut rows[r..], remaining, count_all, meter);
-            remaining[len] += 1;
-            rows[r] ^= mask;
-            if total > 0 && !count_all {
-                return total;
+        if let Some(failed) = &self.failed {
+            position_key(&rows[r..], remaining, &mut self.key);
+            if failed.contains(&self.key[..]) {
+                return 0;
             }
         }
-        // A ship of one cell lies both ways: count it once.
-        if len > 1 && len <= down {
-            rows[r..r + len].iter_mut().for_each(|mask| *mask ^= bit);
-            remaining[len] -= 1;
-            total += split(&mut rows[r..], remaining, count_all, meter);
-            remaining[len] += 1;
-            rows[r..r + len].iter_mut().for_each(|mask| *mask ^= bit);
-            if total > 0 && !count_all {
-                return total;
+        let total = self.split_first_cell(rows, r, remaining);
+        if total == 0 && self.meter.over().is_none() {
+            if let Some(failed) = &mut self.failed {
+                if failed.len() >= MAX_REMEMBERED {
+                    failed.clear();
+                }
+                position_key(&rows[r..], remaining, &mut self.key);
+                failed.insert(self.key.as_slice().into());
             }
         }
+        total
     }
-    total
+
+    /// [`split`](Self::split) once the first ship cell is known to be in row `r`.
+    fn split_first_cell(&mut self, rows: &mut [u64], r: usize, remaining: &mut [u8]) -> u64 {
+        let c = rows[r].trailing_zeros() as usize;
+        let bit = 1u64 << c;
+        let right = (rows[r] >> c).trailing_ones() as usize;
+        let down = rows[r..]
+            .iter()
+            .take_while(|&&mask| mask & bit != 0)
+            .count();
+        let mut total = 0;
+        for len in (1..remaining.len()).rev() {
+            if remaining[len] == 0 {
+                continue;
+            }
+            if self.meter.spend() {
+                return total;
+            }
+            if len <= right {
+                let mask = (u64::MAX >> (64 - len)) << c;
+                rows[r] ^= mask;
+                remaining[len] -= 1;
+                total += self.split(&mut rows[r..], remaining);
+                remaining[len] += 1;
+                rows[r] ^= mask;
+                if total > 0 && !self.count_all {
+                    return total;
+                }
+            }
+            // A ship of one cell lies both ways: count it once.
+            if len > 1 && len <= down {
+                rows[r..r + len].iter_mut().for_each(|mask| *mask ^= bit);
+                remaining[len] -= 1;
+                total += self.split(&mut rows[r..], remaining);
+                remaining[len] += 1;
+                rows[r..r + len].iter_mut().for_each(|mask| *mask ^= bit);
+                if total > 0 && !self.count_all {
+                    return total;
+                }
+            }
+        }
+        total
+    }
+}
+
+/// A search position as a key: how many rows are left, the rows, then the ships left.
+fn position_key(rows: &[u64], remaining: &[u8], key: &mut Vec<u64>) {
+    key.clear();
+    key.push(rows.len() as u64);
+    key.extend_from_slice(rows);
+    key.extend(remaining.iter().map(|&count| u64::from(count)));
 }
 
 /// Under separated rules: each 8-connected group must be a straight ship, and the ships
