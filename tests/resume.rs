@@ -208,6 +208,14 @@ fn a_run_killed_part_way_resumes_with_its_settings_to_the_uninterrupted_file() {
         without_last_field(&std::fs::read_to_string(&part).unwrap()),
         without_last_field(&std::fs::read_to_string(&full).unwrap())
     );
+    // A finished file has no settings left to check: a resume says so, and goes on.
+    let out = resume_with(&["--algo", "fast", "--limit", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("has no settings kept beside it (its run ended"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -387,7 +387,17 @@ fn settings_to_keep<J: Job>(
     ]);
     let settings = RunSettings::new(command, kept, shard);
     if args.resume {
-        if let Some(earlier) = RunSettings::read(&path)? {
+        let earlier = RunSettings::read(&path)?;
+        if earlier.is_none() && std::fs::metadata(output).is_ok_and(|meta| meta.len() > 0) {
+            // A finished run removed its settings: nothing to check the new rows against.
+            say(&format!(
+                "puzzlebench: {} has no settings kept beside it (its run ended, or began \
+                 before settings were kept): its rows stay as they are, and the records \
+                 after them are run with this run's settings, unchecked\n",
+                output.display()
+            ));
+        }
+        if let Some(earlier) = earlier {
             if let Err(different) = settings.check_resumes(&earlier, output) {
                 // A run still writing the file is the first thing to say: its settings
                 // are the ones beside the file, and they may well differ.
