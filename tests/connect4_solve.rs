@@ -285,6 +285,40 @@ fn weak_results_on_a_sample_of_the_8ply_database() {
 /// Every how-many-th position of the 8-ply database the tests check.
 const SAMPLE_STEP: usize = 3000;
 
+/// In a CSV, an empty score or label cell expects nothing, as an empty solution cell of
+/// `sudoku solve` does: the row is solved and not compared. It was an error row.
+#[test]
+fn an_empty_expected_cell_expects_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("scores.csv");
+    std::fs::write(&input, "id,moves,score\na,44,0\nb,4433,\nc,4433,  \n").unwrap();
+    let output = run(&[
+        "connect4",
+        "solve",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let (header, rows) = parse_csv(&String::from_utf8(output.stdout).unwrap());
+    let seen: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                cell(&header, r, "id"),
+                cell(&header, r, "status"),
+                cell(&header, r, "expected"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [("a", "ok", "match"), ("b", "ok", ""), ("c", "ok", "")]
+    );
+}
+
 #[test]
 fn bad_positions_say_what_and_where() {
     let dir = tempfile::tempdir().unwrap();

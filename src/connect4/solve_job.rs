@@ -321,8 +321,12 @@ fn parse_request(tokens: &[&str], places: &[Place]) -> Result<Request, String> {
         "loss" => Some(-1),
         _ => None,
     };
+    // An empty CSV cell expects nothing (a corpus may know only some scores or boards).
+    let board_of = |board: &str| (!board.is_empty()).then(|| board.to_string());
     let (board, expected) = match rest {
         [] => (None, None),
+        [one] if one.is_empty() => (None, None),
+        [board, one] if one.is_empty() => (board_of(board), None),
         [one] => match (one.parse::<i32>(), label(one)) {
             (Ok(score), _) => (None, Some(Expected::Score(score))),
             (_, Some(result)) => (None, Some(Expected::FirstPlayer(result))),
@@ -335,7 +339,7 @@ fn parse_request(tokens: &[&str], places: &[Place]) -> Result<Request, String> {
             }
         },
         [board, one] => match label(one) {
-            Some(result) => (Some(board.to_string()), Some(Expected::FirstPlayer(result))),
+            Some(result) => (board_of(board), Some(Expected::FirstPlayer(result))),
             None => {
                 let one = crate::batch::Excerpt::quoted(one);
                 return Err(format!("{one} at {} is not win, loss or draw", places[2]));
