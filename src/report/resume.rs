@@ -90,6 +90,13 @@ pub fn resume_output(
         .write(true)
         .open(path)
         .map_err(io_error)?;
+    if !file.metadata().is_ok_and(|meta| meta.is_file()) {
+        // A device or a pipe has no rows to read back and cannot be cut.
+        return Err(ResumeError::NotResults {
+            path: path.to_path_buf(),
+            why: "--resume continues a results file, and this is not a regular file".into(),
+        });
+    }
     // Read and cut only once no other run writes it.
     super::lock::lock_results(&file, path)?;
     let whole = whole_lines_length(&mut file).map_err(io_error)?;
@@ -379,6 +386,19 @@ mod tests {
         resumed.file.write_all(b"NEXT\n").unwrap();
         let after = std::fs::read_to_string(&path).unwrap();
         (resumed, after)
+    }
+
+    #[test]
+    fn a_device_is_no_results_file_to_resume() {
+        let error = resume_output(Path::new("/dev/null"), OutputFormat::Csv, true)
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            error,
+            "cannot resume /dev/null: --resume continues a results file, and this is not a \
+             regular file"
+        );
     }
 
     #[test]
