@@ -353,3 +353,38 @@ fn a_truncated_gzip_gives_every_whole_record_whatever_the_threads() {
     }
     assert_eq!(outputs[0], outputs[1]);
 }
+
+/// Inputs whose names say nothing by themselves are named in words: standard input, an
+/// empty name; a compressed input broken before its first line says so.
+#[test]
+fn inputs_are_named_in_words_where_their_names_say_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let from_folder = common::puzzlebench()
+        .args(["sudoku", "solve", "-q"])
+        .stdin(std::fs::File::open(dir.path()).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(from_folder.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&from_folder.stderr);
+    assert!(stderr.contains("cannot read standard input: "), "{stderr}");
+    let empty = run(&["sudoku", "solve", "-q", ""]);
+    assert_eq!(empty.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&empty.stderr);
+    assert!(
+        stderr.contains("cannot read \"\" (an empty file name): "),
+        "{stderr}"
+    );
+    // The first 20 bytes of a gzip stream: not one line comes out.
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gzip, &[b'.'; 81 * 50]).unwrap();
+    let bytes = gzip.finish().unwrap();
+    let cut = dir.path().join("cut.txt.gz");
+    std::fs::write(&cut, &bytes[..20]).unwrap();
+    let broken = run(&["sudoku", "solve", "-q", cut.to_str().unwrap()]);
+    assert_eq!(broken.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&broken.stderr);
+    assert!(
+        stderr.contains("from its start: ") && stderr.contains("none of its records was processed"),
+        "{stderr}"
+    );
+}

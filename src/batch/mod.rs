@@ -330,6 +330,16 @@ impl JobError {
     }
 }
 
+/// An input's name as messages give it: `-` is standard input, and an empty name is
+/// said to be one (`cannot read : …` said nothing).
+fn input_in_words(path: &str) -> String {
+    match path {
+        "-" => "standard input".to_string(),
+        "" => "\"\" (an empty file name)".to_string(),
+        name => name.to_string(),
+    }
+}
+
 /// Why a run could not proceed.
 #[derive(Debug, Error)]
 pub enum BatchError {
@@ -409,7 +419,7 @@ pub enum BatchError {
         records: u64,
     },
     /// An input could not be opened or read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {}: {source}", input_in_words(path))]
     Input {
         /// The input as named by the user.
         path: String,
@@ -419,8 +429,10 @@ pub enum BatchError {
     /// Reading an input failed part way (a truncated or corrupt `.gz`): every whole record
     /// before the failure was processed, and the inputs after it were not read.
     #[error(
-        "cannot read {path} after line {}: {source}; the records before were processed{}",
-        line - 1,
+        "cannot read {} {}: {source}; {}{}",
+        input_in_words(path),
+        if *line > 1 { format!("after line {}", line - 1) } else { "from its start".to_string() },
+        if *line > 1 { "the records before were processed" } else { "none of its records was processed" },
         if not_read.is_empty() { String::new() } else { format!(", the inputs after it were not read ({})", not_read.join(", ")) }
     )]
     InputBroken {
