@@ -388,3 +388,15 @@ fn inputs_are_named_in_words_where_their_names_say_nothing() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_line_limit_of_zero_bytes_is_refused_before_any_record() {
+    let output = run(&["sudoku", "solve", "--max-line-bytes", "0", "-"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("0 would make every record an error row: give at least 1"),
+        "{stderr}"
+    );
+}

@@ -107,7 +107,7 @@ struct RunArgs {
     max_nodes: Option<u64>,
     /// A line longer than BYTES (or a CSV record or block of lines) is an error row, read
     /// on without being kept in memory.
-    #[arg(long, value_name = "BYTES", default_value_t = batch::DEFAULT_MAX_LINE_BYTES)]
+    #[arg(long, value_name = "BYTES", default_value_t = batch::DEFAULT_MAX_LINE_BYTES, value_parser = parse_max_line_bytes)]
     max_line_bytes: usize,
     /// Process only shard K of N: record i (from 0, over all inputs) is in shard i mod N + 1.
     /// Rows keep their lines; `report merge` combines the shards' --report folders.
@@ -187,6 +187,15 @@ fn create_output(path: Option<&PathBuf>, inputs: &[InputSpec]) -> Result<Box<dyn
 
 /// Writes progress `text` to standard error, best effort: a standard error that cannot
 /// take it stops nothing.
+/// `--max-line-bytes`: at least one byte; 0 would make every record an error row.
+fn parse_max_line_bytes(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("0 would make every record an error row: give at least 1".into()),
+        Ok(bytes) => Ok(bytes),
+        Err(_) => Err(format!("{text:?} is not a number of bytes")),
+    }
+}
+
 fn say(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
