@@ -325,8 +325,8 @@ fn parse_request(tokens: &[&str], places: &[Place]) -> Result<Request, String> {
     let board_of = |board: &str| (!board.is_empty()).then(|| board.to_string());
     let (board, expected) = match rest {
         [] => (None, None),
-        [one] if one.is_empty() => (None, None),
-        [board, one] if one.is_empty() => (board_of(board), None),
+        [""] => (None, None),
+        [board, ""] => (board_of(board), None),
         [one] => match (one.parse::<i32>(), label(one)) {
             (Ok(score), _) => (None, Some(Expected::Score(score))),
             (_, Some(result)) => (None, Some(Expected::FirstPlayer(result))),

@@ -145,7 +145,7 @@ fn generate_in_blocks<E: From<GenerateError>>(
         let mut made = Vec::with_capacity(block.len());
         for (i, generated) in (start..end).zip(block) {
             match generated {
-                Made::Puzzle(puzzle) => made.push(puzzle),
+                Made::Puzzle(puzzle) => made.push(*puzzle),
                 Made::Stopped => return take(&made),
                 Made::NoneOfItsDifficulty => {
                     return Err(GenerateError {
@@ -164,7 +164,8 @@ fn generate_in_blocks<E: From<GenerateError>>(
 
 /// What came of making one puzzle of a batch.
 enum Made {
-    Puzzle(Generated),
+    /// Boxed: a grid and its solution are large beside the other two.
+    Puzzle(Box<Generated>),
     /// No puzzle of the batch's difficulty in [`ATTEMPTS`].
     NoneOfItsDifficulty,
     /// The meter stopped the search (Ctrl-C).
@@ -182,7 +183,7 @@ fn generate_one(batch: &Batch, i: usize, meter: &mut Meter) -> Made {
         };
         let class = Difficulty::of_guesses(generated.guesses);
         if batch.difficulty.is_none_or(|wanted| wanted == class) {
-            return Made::Puzzle(generated);
+            return Made::Puzzle(Box::new(generated));
         }
     }
     Made::NoneOfItsDifficulty
