@@ -607,6 +607,19 @@ fn a_csv_whose_first_row_is_a_record_is_refused() {
         let (_, rows) = parse_csv(&common::stdout(&run(&args)));
         assert_eq!(rows.len(), text.trim_start().lines().count(), "{command:?}");
     }
+    // A damaged puzzle (80 characters) beside its solution: the solution, a whole grid,
+    // gives the row away as a record (it was taken for the names, a record lost).
+    let solution =
+        "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
+    let damaged = format!("{},{solution}\n{puzzle},{solution}\n", &puzzle[1..]);
+    let path = common::write(dir.path(), "damaged.csv", damaged);
+    let output = run(&["sudoku", "solve", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = common::stderr(&output);
+    assert!(
+        stderr.contains("its first row is a record, not a header (column 2 holds \""),
+        "{stderr}"
+    );
 }
 
 #[test]

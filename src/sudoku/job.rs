@@ -263,12 +263,16 @@ impl Job for SolveJob {
         let puzzle = match &self.column {
             Some(name) => JobError::find_column(header, name)?,
             None => {
-                JobError::refuse_record_as_header(
-                    header,
-                    0,
-                    |field| Grid::from_line(field, None).is_ok(),
-                    "quizzes,solutions (the puzzles first, or in the column --column names)",
-                )?;
+                // Any column holding a grid gives the row away as a record: a damaged
+                // puzzle beside its solution would otherwise be taken for the names.
+                for index in 0..header.len() {
+                    JobError::refuse_record_as_header(
+                        header,
+                        index,
+                        |field| Grid::from_line(field, None).is_ok(),
+                        "quizzes,solutions (the puzzles first, or in the column --column names)",
+                    )?;
+                }
                 0
             }
         };
