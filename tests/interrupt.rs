@@ -6,7 +6,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{puzzlebench, repo_datasets};
@@ -376,32 +376,41 @@ fn sigterm_keeps_the_puzzles_sudoku_generate_wrote() {
 fn sigint_stops_a_large_sudoku_generation_within_moments() {
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("puzzles.txt");
-    let mut child = puzzlebench()
+    let mut command = puzzlebench();
+    command
         .args([
             "sudoku", "generate", "--size", "25", "--count", "2", "-j1", "-o",
         ])
-        .arg(&output)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    let signalled = Instant::now();
-    signal(&child, "INT");
-    let status = wait_ended(&mut child);
-    let waited = signalled.elapsed();
+        .arg(&output);
+    let status = interrupted_after(command, Duration::from_millis(700));
     assert_eq!(status.code(), Some(130));
-    // Minutes before; a loaded machine may still take a moment to schedule the exit.
-    assert!(
-        waited < Duration::from_secs(10),
-        "ended {waited:?} after the signal"
-    );
     let text = std::fs::read_to_string(&output).unwrap();
     assert!(
         text.lines().all(|line| line.len() == 625),
         "whole 25×25 lines"
     );
+}
+
+/// Spawns `command` with its standard streams closed, lets it work for `after`, sends it
+/// SIGINT, and returns its exit status once it has ended, checking that it ended within
+/// moments of the signal (a loaded machine may take a moment to schedule the exit).
+fn interrupted_after(mut command: Command, after: Duration) -> ExitStatus {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let signalled = Instant::now();
+    signal(&child, "INT");
+    let status = wait_ended(&mut child);
+    let waited = signalled.elapsed();
+    assert!(
+        waited < Duration::from_secs(10),
+        "ended {waited:?} after the signal"
+    );
+    status
 }
 
 /// Waits for `child` to end, for at most a minute (a signal it does not hear would
@@ -600,26 +609,14 @@ fn a_bench_interrupted_during_a_long_tiling_count_ends_at_once() {
     )
     .unwrap();
     let reports = dir.path().join("reports");
-    let mut child = puzzlebench()
+    let mut command = puzzlebench();
+    command
         .args(["bench", "--suite"])
         .arg(&suite)
         .arg("--reports")
-        .arg(&reports)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let signalled = Instant::now();
-    signal(&child, "INT");
-    let status = wait_ended(&mut child);
-    let waited = signalled.elapsed();
+        .arg(&reports);
+    let status = interrupted_after(command, Duration::from_millis(1500));
     assert_eq!(status.code(), Some(130));
-    assert!(
-        waited < Duration::from_secs(10),
-        "ended {waited:?} after the signal"
-    );
     assert!(!reports.exists(), "no measurement was finished: no report");
 }
 

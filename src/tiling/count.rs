@@ -588,12 +588,8 @@ impl Tiling {
     /// Counts every solution three ways, on the calling thread.
     pub fn count(&self) -> Counts {
         let never = Arc::new(AtomicBool::new(false));
-        let mut search = self.counting.search.clone();
-        let mut tally = Tally::default();
-        for part in self.parts(&never).unwrap_or_default() {
-            self.count_part(&mut search, part.options(), &mut tally, &never);
-        }
-        tally.counts(self.labellings())
+        self.count_until(&never)
+            .expect("a count whose stop flag is never set runs to its end")
     }
 
     /// [`count`](Self::count), stopping as soon as `stop` is set: none then.
