@@ -224,6 +224,7 @@ fn computer_game(
         announce_thinking: false,
         table_mb: 16,
         opening,
+        moves_so_far: None,
     };
     let record =
         play_game::<u64>(&options, book, &mut io::empty(), &mut io::sink()).expect("the game runs");

@@ -662,3 +662,44 @@ fn a_bench_interrupted_while_it_generates_a_dataset_ends_at_once_and_leaves_no_f
         .unwrap_or_default();
     assert!(left.is_empty(), "nothing half made is left: {left:?}");
 }
+
+/// Ctrl-C in the middle of `connect4 play` appends the game so far to `--log`, as `q`
+/// does, with the interrupted exit code; the game's thread is waiting for a move.
+#[test]
+fn an_interrupted_game_is_logged() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.txt");
+    let mut child = common::puzzlebench()
+        .args(["connect4", "play", "--red", "human", "--yellow", "human"])
+        .args(["--log", log.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"4\n5\n4\n").unwrap();
+    // The fourth prompt (Yellow's second move) means three moves are played.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut prompts = 0;
+    let mut line = Vec::new();
+    while prompts < 4 {
+        line.clear();
+        if stdout.read_until(b':', &mut line).unwrap() == 0 {
+            panic!("the game ended before its fourth prompt");
+        }
+        prompts += usize::from(String::from_utf8_lossy(&line).contains("your move"));
+    }
+    signal(&child, "INT");
+    let status = wait_ended(&mut child);
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "454\n");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        stderr.contains("the game so far (3 moves) is in the log"),
+        "{stderr}"
+    );
+    drop(stdin);
+}

@@ -3,13 +3,14 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
 use puzzlebench::batch::{self, InputFormat, InputSpec};
 use puzzlebench::connect4::generate::GameBatch;
-use puzzlebench::connect4::play::{play, GameEnd, GameLogFile};
+use puzzlebench::connect4::play::{play, GameEnd, GameLogFile, GameRecord};
 use puzzlebench::connect4::solve::{BookOptions, BuildProgress};
 use puzzlebench::connect4::{PlayOptions, SolveOptions, ValidateOptions};
 use puzzlebench::report;
@@ -131,19 +132,67 @@ pub(super) fn play_connect4(options: PlayOptions) -> Result<ExitCode> {
             );
         }
     }
-    let (game, book) = options.game()?;
-    let mut log = options.log.as_deref().map(GameLogFile::open).transpose()?;
+    let (mut game, book) = options.game()?;
+    let log = options.log.as_deref().map(GameLogFile::open).transpose()?;
+    let log = Arc::new(Mutex::new(log));
+    if log.lock().is_ok_and(|log| log.is_some()) {
+        let moves_so_far = Arc::new(Mutex::new(Vec::new()));
+        game.moves_so_far = Some(Arc::clone(&moves_so_far));
+        log_when_interrupted(Arc::clone(&log), moves_so_far, game.width)?;
+    }
     let (mut input, mut out) = (io::stdin().lock(), report::standard_output()?.lock());
     let record = play(&game, book, &mut input, &mut out)?;
     out.flush()?;
-    if let Some(log) = &mut log {
-        log.append(&record, game.width)?;
+    // Appended under the lock and taken out of it: a signal from now on waits for the
+    // line, then finds the game logged.
+    if let Ok(mut log) = log.lock() {
+        if let Some(mut log) = log.take() {
+            log.append(&record, game.width)?;
+        }
     }
     // A scripted game whose moves ran out is not a finished game.
     Ok(match record.end {
         GameEnd::InputEnded => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     })
+}
+
+/// On SIGINT or SIGTERM during a game, appends the moves played so far to `log` (as `q`
+/// does) from a thread of its own, then exits with 130 or 143. The game's own thread may be
+/// deep in a perfect player's search or waiting for a line: neither is interrupted.
+fn log_when_interrupted(
+    log: Arc<Mutex<Option<GameLogFile>>>,
+    moves_so_far: Arc<Mutex<Vec<usize>>>,
+    width: usize,
+) -> io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let moves = moves_so_far.lock().map(|m| m.clone()).unwrap_or_default();
+            let record = GameRecord {
+                moves,
+                end: GameEnd::Quit,
+            };
+            let mut logged = log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if let Some(mut log) = logged.take() {
+                let count = record.moves.len();
+                let plural = if count == 1 { "" } else { "s" };
+                let message = match log.append(&record, width) {
+                    Ok(()) if count == 0 => {
+                        "\nInterrupted before any move: nothing logged.\n".to_string()
+                    }
+                    Ok(()) => format!(
+                        "\nInterrupted: the game so far ({count} move{plural}) is in the log.\n"
+                    ),
+                    Err(error) => format!("\nInterrupted: {error}\n"),
+                };
+                let _ = io::stderr().write_all(message.as_bytes());
+            }
+            std::process::exit(128 + signal);
+        }
+    });
+    Ok(())
 }
 
 pub(super) fn validate_connect4(args: Connect4ValidateArgs) -> Result<ExitCode> {

@@ -2,7 +2,7 @@
 //! every move, moves read line by line, undo, computer players.
 
 use std::io::{self, BufRead, Read, Write};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::ai::{Ai, Level};
 use super::board::lines_through;
@@ -51,6 +51,9 @@ pub struct GameOptions {
     pub table_mb: usize,
     /// Moves (1-based columns) already played when the game starts.
     pub opening: Vec<usize>,
+    /// A copy of the moves played so far, kept up to date after every move and undo, for
+    /// another thread to log a game interrupted by a signal.
+    pub moves_so_far: Option<Arc<Mutex<Vec<usize>>>>,
 }
 
 /// Why a game cannot be played.
@@ -214,6 +217,16 @@ pub fn play_game<M: Bits>(
         })
         .collect();
     let mut moves: Vec<usize> = options.opening.clone();
+    let share = |moves: &[usize]| {
+        if let Some(shared) = &options.moves_so_far {
+            let mut shared = shared
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            shared.clear();
+            shared.extend_from_slice(moves);
+        }
+    };
+    share(&moves);
     draw(out, options, &moves, &[])?;
     loop {
         let position: Position<M> = geometry
@@ -240,6 +253,7 @@ pub fn play_game<M: Bits>(
                 Asked::Column(col) => col,
                 Asked::Undo => {
                     undo(&mut moves, options.opening.len(), &options.players, out)?;
+                    share(&moves);
                     draw(out, options, &moves, &[])?;
                     continue;
                 }
@@ -257,6 +271,7 @@ pub fn play_game<M: Bits>(
         };
         let wins = geometry.is_winning_column(&position, col);
         moves.push(col + 1);
+        share(&moves);
         if wins {
             let cells = winning_cells(&moves, width, height);
             draw(out, options, &moves, &cells)?;

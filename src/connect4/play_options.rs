@@ -98,6 +98,7 @@ impl PlayOptions {
             announce_thinking: terminal,
             table_mb: self.table_mb,
             opening,
+            moves_so_far: None,
         };
         Ok((options, book))
     }
