@@ -400,3 +400,115 @@ fn a_line_limit_of_zero_bytes_is_refused_before_any_record() {
         "{stderr}"
     );
 }
+
+#[test]
+fn inputs_with_carried_columns_run_together_in_either_order_and_differing_ones_are_refused_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle =
+        "97....21.....16.5.26..........62..91..9......68.7.........3.86....1.2539........2";
+    let lines = write(dir.path(), "lines.txt", format!("{puzzle}\n"));
+    let noted = write(
+        dir.path(),
+        "noted.csv",
+        format!("quizzes,note\n{puzzle},hello\n"),
+    );
+    let other = write(
+        dir.path(),
+        "other.csv",
+        format!("quizzes,other\n{puzzle},x\n"),
+    );
+    let [lines, noted, other] = [&lines, &noted, &other].map(|p| p.to_str().unwrap().to_string());
+    // A lines file before or after a CSV that carries a column: one run, the lines file's
+    // carried cell empty.
+    for inputs in [[&lines, &noted], [&noted, &lines]] {
+        let result = run(&["sudoku", "solve", inputs[0], inputs[1]]);
+        assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+        let (header, rows) = common::parse_csv(&common::stdout(&result));
+        assert_eq!(header[..4], ["file", "line", "status", "note"]);
+        assert_eq!(rows.len(), 2);
+        for row in &rows {
+            let carried = if row[0] == *noted { "hello" } else { "" };
+            assert_eq!((row[2].as_str(), row[3].as_str()), ("solved", carried));
+        }
+    }
+    // Two CSVs that carry different columns: refused before any row, an earlier results
+    // file left as it was, whichever comes first and wherever the lines file stands.
+    let out = dir.path().join("rows.csv");
+    std::fs::write(&out, "an earlier run's rows\n").unwrap();
+    for inputs in [[&lines, &noted, &other], [&other, &lines, &noted]] {
+        let result = run(&[
+            "sudoku",
+            "solve",
+            "-o",
+            out.to_str().unwrap(),
+            inputs[0],
+            inputs[1],
+            inputs[2],
+        ]);
+        assert_eq!(result.status.code(), Some(2));
+        let message = stderr(&result);
+        assert!(message.contains("differ from those of"), "{message}");
+        assert!(message.contains("run them apart"), "{message}");
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "an earlier run's rows\n"
+        );
+        assert!(!dir.path().join("rows.csv.unfinished").exists());
+    }
+}
+
+/// Bytes after a gzip file's data: every record is processed and the message says what
+/// follows is not gzip (it said `unexpected end of file`, as if the file were cut short);
+/// zero bytes there (padding) are skipped, and so is a second member's empty stream.
+#[test]
+fn bytes_after_gzip_data_are_named_and_zero_padding_is_skipped() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read(repo_datasets().join("sudoku/mixed.txt")).unwrap();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(&text).unwrap();
+    let whole = encoder.finish().unwrap();
+    let expected = run_with_stdin(&["sudoku", "solve"], &text);
+    let expected = common::without_micros(&String::from_utf8_lossy(&expected.stdout));
+    for (tail, code) in [(&b"ab"[..], 2), (b"trailing text\n", 2), (&[0; 64][..], 1)] {
+        let path = write(dir.path(), "p.txt.gz", [&whole[..], tail].concat());
+        let output = run(&["sudoku", "solve", path.to_str().unwrap()]);
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(code), "{message}");
+        let rows = common::without_micros(&String::from_utf8_lossy(&output.stdout));
+        assert_eq!(rows, expected, "{tail:?}");
+        if code == 2 {
+            assert!(
+                message.contains("its gzip data ends, and the bytes after it are not gzip"),
+                "{message}"
+            );
+        }
+    }
+}
+
+/// A carried CSV field that is not UTF-8 is carried with its bad bytes replaced, its
+/// record solved; the puzzle's own field that is not UTF-8 is an error row.
+#[test]
+fn a_carried_field_that_is_not_utf8_is_carried_and_its_record_solved() {
+    let puzzle =
+        "97....21.....16.5.26..........62..91..9......68.7.........3.86....1.2539........2";
+    let csv = [
+        format!("quizzes,note\n{puzzle},h").into_bytes(),
+        b"\xffllo\n".to_vec(),
+        puzzle.as_bytes().to_vec(),
+        b"\xfe,ok\n".to_vec(),
+    ]
+    .concat();
+    let output = run_with_stdin(&["sudoku", "solve", "--format", "csv", "-"], &csv);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let (header, rows) = common::parse_csv(&common::stdout(&output));
+    let at = |row: usize, column: &str| common::cell(&header, &rows[row], column).to_string();
+    assert_eq!(
+        (at(0, "status"), at(0, "note")),
+        ("solved".into(), "h\u{fffd}llo".into())
+    );
+    assert_eq!(
+        (at(1, "status"), at(1, "error")),
+        ("error".into(), "field 1 is not valid UTF-8".into())
+    );
+}

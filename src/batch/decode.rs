@@ -111,8 +111,15 @@ impl<'a> Decoded<'a> {
     }
 }
 
-/// The records of a chunk of an input read as `format`.
-pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Decoded<'_> {
+/// The records of a chunk of an input read as `format`. The CSV fields at the `carried`
+/// indexes are only carried to the rows: one that is not valid UTF-8 is carried with
+/// each bad byte replaced by U+FFFD, where a field the job reads makes its record
+/// unreadable.
+pub(crate) fn decode<'a>(
+    chunk: &'a RawChunk,
+    format: InputFormat,
+    carried: &[usize],
+) -> Decoded<'a> {
     let mut decoded = Decoded {
         records: Vec::with_capacity(chunk.records as usize),
         ..Decoded::default()
@@ -128,7 +135,7 @@ pub(crate) fn decode(chunk: &RawChunk, format: InputFormat) -> Decoded<'_> {
         InputFormat::Csv => {
             decoded.chunk_text = chunk_text(bytes);
             csv_records(chunk, |line, record| {
-                csv_fields(line, record, chunk.header_fields, &mut decoded)
+                csv_fields(line, record, (chunk.header_fields, carried), &mut decoded)
             })
         }
     }
@@ -235,13 +242,14 @@ fn decode_blocks(bytes: &[u8], first_line: u64, decoded: &mut Decoded<'_>) {
     finish(&mut block, decoded);
 }
 
-/// Adds a CSV record starting at `line`: its fields as text, or why they are not text;
-/// a record with not as many fields as the header's (`header_fields`, when known) keeps
-/// its fields but is unreadable.
+/// Adds a CSV record starting at `line`: its fields as text, or why they are not text
+/// (a field that is not valid UTF-8, unless it is only `carried`: see [`decode`]); a
+/// record with not as many fields as the header's (`header_fields`, when known) keeps its
+/// fields but is unreadable.
 fn csv_fields(
     line: u64,
     record: &CsvRecord<'_>,
-    header_fields: Option<usize>,
+    (header_fields, carried): (Option<usize>, &[usize]),
     decoded: &mut Decoded<'_>,
 ) {
     // Split at its commas where it lies in a chunk that is all text, each field is text
@@ -261,11 +269,16 @@ fn csv_fields(
                 .ok()
                 .filter(|text| record.field_ranges().all(|r| text.is_char_boundary(r.end)));
             let Some(text) = text else {
-                let bad = record
-                    .fields()
-                    .position(|f| std::str::from_utf8(f).is_err());
-                let message = format!("field {} is not valid UTF-8", bad.unwrap_or(0) + 1);
-                return decoded.unreadable(line, message);
+                let mut bad = (record.fields().enumerate())
+                    .filter(|(_, f)| std::str::from_utf8(f).is_err())
+                    .map(|(i, _)| i);
+                match bad.find(|i| !carried.contains(i)) {
+                    Some(read) => {
+                        let message = format!("field {} is not valid UTF-8", read + 1);
+                        return decoded.unreadable(line, message);
+                    }
+                    None => return lossy_fields(line, record, header_fields, decoded),
+                }
             };
             let base = decoded.text.len();
             decoded.text.push_str(text);
@@ -278,6 +291,38 @@ fn csv_fields(
         range: base + r.start..base + r.end,
     });
     decoded.fields.extend(ranges);
+    push_fields_record(line, record, first_field, header_fields, decoded);
+}
+
+/// Adds a CSV record whose only fields that are not valid UTF-8 are carried ones, each
+/// field copied with its bad bytes replaced.
+fn lossy_fields(
+    line: u64,
+    record: &CsvRecord<'_>,
+    header_fields: Option<usize>,
+    decoded: &mut Decoded<'_>,
+) {
+    let first_field = decoded.fields.len();
+    for field in record.fields() {
+        let start = decoded.text.len();
+        decoded.text.push_str(&String::from_utf8_lossy(field));
+        decoded.fields.push(FieldSpan {
+            in_chunk: false,
+            range: start..decoded.text.len(),
+        });
+    }
+    push_fields_record(line, record, first_field, header_fields, decoded);
+}
+
+/// Adds the record of the fields from `first_field` on, unreadable when it has not as
+/// many fields as the header's.
+fn push_fields_record(
+    line: u64,
+    record: &CsvRecord<'_>,
+    first_field: usize,
+    header_fields: Option<usize>,
+    decoded: &mut Decoded<'_>,
+) {
     let fields = first_field..decoded.fields.len();
     let found = record.ends.len();
     let content = match header_fields.filter(|&n| n != found) {
@@ -434,7 +479,7 @@ pub(crate) enum OwnedContent {
 /// The records of `chunk`, each with its line and its content copied.
 #[cfg(test)]
 pub(crate) fn decode_owned(chunk: &RawChunk, format: InputFormat) -> Vec<(u64, OwnedContent)> {
-    let decoded = decode(chunk, format);
+    let decoded = decode(chunk, format, &[]);
     let fields = decoded.field_texts();
     let owned = |record: Record<'_>| match record.content {
         RecordContent::Line(text) => OwnedContent::Line(text.to_string()),
@@ -525,6 +570,30 @@ mod tests {
                 (3, "2|3".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn a_carried_field_that_is_not_utf8_is_carried_with_its_bytes_replaced() {
+        let bytes = b"1,\xfe\n\xff2,x\n3,\xe2\x82\n";
+        let chunk = chunk_of(bytes, 2, InputFormat::Csv, Some(2));
+        let decoded = decode(&chunk, InputFormat::Csv, &[1]);
+        let fields = decoded.field_texts();
+        let records: Vec<_> = (decoded.records(&fields))
+            .map(|(record, carried)| (record.line, record.content, carried.to_vec()))
+            .collect();
+        let (line, content, carried) = &records[0];
+        assert_eq!((*line, carried.as_slice()), (2, &["1", "\u{fffd}"][..]));
+        assert!(matches!(content, RecordContent::Fields(f) if f[0] == "1"));
+        // A field the job reads (not carried) still makes its record unreadable.
+        let (line, content, carried) = &records[1];
+        assert!(
+            matches!(content, RecordContent::Unreadable(m) if m == &"field 1 is not valid UTF-8")
+        );
+        assert_eq!((*line, carried.len()), (3, 0));
+        // A character cut short at the field's end.
+        let (line, content, carried) = &records[2];
+        assert_eq!((*line, carried.as_slice()), (4, &["3", "\u{fffd}"][..]));
+        assert!(matches!(content, RecordContent::Fields(_)));
     }
 
     #[test]

@@ -7,10 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use flate2::read::MultiGzDecoder;
-
 use super::cutter::ChunkCutter;
 use super::decode::csv_header;
+use super::gzip::GzipMembers;
 use super::BatchError;
 
 /// How an input's records are laid out (`--format`: lines or csv).
@@ -361,7 +360,7 @@ impl InputSpec {
         // buffered reader, every chunk's bytes were copied once more.
         let source = io::Cursor::new(head).chain(counted);
         if compressed {
-            let decoder = MultiGzDecoder::new(BufReader::with_capacity(1 << 16, source));
+            let decoder = GzipMembers::new(BufReader::with_capacity(1 << 16, source));
             Ok(Some((
                 Box::new(BufReader::with_capacity(1 << 16, decoder)),
                 None,

@@ -12,6 +12,7 @@ mod cell;
 mod clock;
 mod cutter;
 mod decode;
+mod gzip;
 mod input;
 mod interrupt;
 mod progress;
@@ -33,7 +34,8 @@ pub use interrupt::Interruption;
 pub use progress::{NoProgress, Progress, TerminalProgress};
 pub use recycled::Recycled;
 pub use runner::{
-    parse_threads, run, ResumePoint, RowFormatter, RowSink, RunOptions, ThreadsError, MAX_THREADS,
+    parse_threads, run, PreparedRun, ResumePoint, RowFormatter, RowSink, RunOptions, ThreadsError,
+    MAX_THREADS,
 };
 pub use shard::{Shard, ShardError};
 pub use stats::{
@@ -453,15 +455,17 @@ pub enum BatchError {
         /// What is wrong.
         source: JobError,
     },
-    /// An input gives other result columns than the first input.
-    #[error("{path}: its result columns ({}) differ from the first input's ({})", columns.join(", "), first.join(", "))]
+    /// An input gives other result columns than the input that fixed the run's columns.
+    #[error("{path}: its result columns ({}) differ from those of {fixed_by} ({}); run them apart", columns.join(", "), fixed.join(", "))]
     Columns {
         /// The input as named by the user.
         path: String,
         /// Its columns.
         columns: Vec<String>,
-        /// The first input's columns.
-        first: Vec<String>,
+        /// The input that fixed the run's columns.
+        fixed_by: String,
+        /// The run's columns.
+        fixed: Vec<String>,
     },
     /// The output file is one of the inputs: writing it would destroy the input.
     #[error("the output {output} is the input {input}: writing it would destroy the input; name another output file")]

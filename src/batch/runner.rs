@@ -436,10 +436,13 @@ fn take_rows(
 /// own columns, `error` and `micros`.
 struct RowSchema {
     with_file: bool,
-    /// The carried columns, fixed by the first input: a later input carries the same ones,
-    /// or none (a line input), whose cells are then empty.
+    /// The carried columns, fixed before the run by the first input that has any among the
+    /// first input and the regular files: every input carries the same ones, or none (a
+    /// line input), whose cells are then empty.
     carried: Vec<String>,
     job_columns: Vec<String>,
+    /// The input that fixed the columns, named in the message when another differs.
+    fixed_by: String,
 }
 
 impl RowSchema {
@@ -530,7 +533,8 @@ impl RowSchema {
         Err(BatchError::Columns {
             path: input.display_name(),
             columns: row(carried, &job_columns),
-            first: row(&self.carried, &self.job_columns),
+            fixed_by: self.fixed_by.clone(),
+            fixed: row(&self.carried, &self.job_columns),
         })
     }
 }
@@ -603,7 +607,35 @@ pub fn run<J: Job>(
     progress: &dyn Progress,
     options: &RunOptions,
 ) -> Result<RunStats, BatchError> {
-    Pipeline::open(job, inputs, options)?.run(sink, progress)
+    Pipeline::open(job, inputs, options)?.run(sink, progress, options.resume.as_ref())
+}
+
+/// A run set up but not started: its pool made, its first input opened and the columns of
+/// its rows settled from the inputs' headers (see [`run`]). Opening one before the results
+/// file lets a run refused for its inputs leave that file as it was.
+pub struct PreparedRun<'a, J: Job>(Pipeline<'a, J>);
+
+impl<'a, J: Job> PreparedRun<'a, J> {
+    /// Sets up the run of `job` over `inputs`; `options.resume` is not used (the resume
+    /// point comes with [`run`](Self::run)).
+    pub fn open(
+        job: &'a J,
+        inputs: &'a [InputSpec],
+        options: &'a RunOptions,
+    ) -> Result<Self, BatchError> {
+        Pipeline::open(job, inputs, options).map(PreparedRun)
+    }
+
+    /// Processes every record, writing the rows to `sink` in input order, after the
+    /// `resume` point's rows if given.
+    pub fn run(
+        self,
+        sink: &mut dyn RowSink,
+        progress: &dyn Progress,
+        resume: Option<&ResumePoint>,
+    ) -> Result<RunStats, BatchError> {
+        self.0.run(sink, progress, resume)
+    }
 }
 
 /// A run set up: the pool, the first input opened, the row schema and the statistics.
@@ -638,9 +670,12 @@ impl<'a, J: Job> Pipeline<'a, J> {
             )?),
             None => None,
         };
-        let (carried, job_columns) = match &first {
-            Some((_, layout)) => (layout.carried_names.clone(), job.columns(&layout.job)),
-            None => (Vec::new(), Vec::new()),
+        let (carried, job_columns, fixed_by) = match &first {
+            Some((_, layout)) => {
+                let first_columns = (layout.carried_names.clone(), job.columns(&layout.job));
+                fixed_columns(job, inputs, first_columns, options.stop.as_deref())?
+            }
+            None => (Vec::new(), Vec::new(), String::new()),
         };
         let tallied: Vec<usize> = job
             .tallied_columns()
@@ -657,6 +692,7 @@ impl<'a, J: Job> Pipeline<'a, J> {
             with_file: inputs.len() > 1,
             carried,
             job_columns,
+            fixed_by,
         };
         Ok(Pipeline {
             job,
@@ -676,9 +712,10 @@ impl<'a, J: Job> Pipeline<'a, J> {
         mut self,
         sink: &mut dyn RowSink,
         progress: &dyn Progress,
+        resume: Option<&ResumePoint>,
     ) -> Result<RunStats, BatchError> {
         let names = self.schema.names();
-        let resume = match &self.options.resume {
+        let resume = match resume {
             Some(point) => Some(point.with_columns(&names)?),
             None => None,
         };
@@ -1181,6 +1218,42 @@ fn worker_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, BatchError> {
     Ok(pool)
 }
 
+/// The run's carried and job columns, and the input that fixed them, checked before any
+/// row is written: the first input's job columns, and the carried columns of the first
+/// input that has any, among the first input (`first_columns`) and every other input that
+/// is a regular file, whose header is read here and again when its turn comes. A pipe or
+/// standard input cannot be read twice: it is checked when its turn comes.
+fn fixed_columns<J: Job>(
+    job: &J,
+    inputs: &[InputSpec],
+    first_columns: (Vec<String>, Vec<String>),
+    stop: Option<&AtomicBool>,
+) -> Result<(Vec<String>, Vec<String>, String), BatchError> {
+    let mut schema = RowSchema {
+        with_file: false,
+        carried: first_columns.0,
+        job_columns: first_columns.1,
+        fixed_by: inputs[0].display_name(),
+    };
+    let regular_file = |input: &InputSpec| {
+        (input.path.as_ref()).is_some_and(|path| std::fs::metadata(path).is_ok_and(|m| m.is_file()))
+    };
+    for input in inputs[1..].iter().filter(|input| regular_file(input)) {
+        let (_, layout) = open_input(job, input, &Arc::new(AtomicU64::new(0)), stop)?;
+        let columns = job.columns(&layout.job);
+        if schema.carried.is_empty() && !layout.carried_names.is_empty() {
+            // Inputs already seen carry nothing: this one fixes the carried columns, and
+            // its job columns are checked against the first input's.
+            schema.check(input, &[], columns)?;
+            schema.carried = layout.carried_names.clone();
+            schema.fixed_by = input.display_name();
+        } else {
+            schema.check(input, &layout.carried_names, columns)?;
+        }
+    }
+    Ok((schema.carried, schema.job_columns, schema.fixed_by))
+}
+
 /// An input opened, with its layout.
 type Opened<L> = (ChunkCutter, Arc<InputLayout<L>>);
 
@@ -1440,7 +1513,7 @@ fn process_chunk<J: Job>(
     let job = shared.job;
     let take = || shared.workers.lock().ok().and_then(|mut w| w.pop());
     let mut worker = take().unwrap_or_else(|| job.new_worker());
-    let decoded = decode(&chunk.raw, chunk.format);
+    let decoded = decode(&chunk.raw, chunk.format, &chunk.layout.carried);
     let field_texts = decoded.field_texts();
     let clock = RecordClock::for_chunk();
     let mut counts = ChunkCounts::new(shared.tallied.len(), decoded.len(), slow_floor);

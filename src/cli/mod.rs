@@ -266,6 +266,17 @@ fn run_rows<J: Job>(
     let header = !(args.no_header || args.filter);
     let (output, format) = (args.output.as_deref(), args.output_format);
     let settings_kept = settings_to_keep(job, command, inputs, args)?;
+    let interruption = Interruption::install().context("cannot install the signal handlers")?;
+    let options = RunOptions {
+        threads: args.threads,
+        budget: args.budget(),
+        stop: Some(interruption.flag()),
+        shard: args.shard,
+        ..RunOptions::default()
+    };
+    // The inputs' columns are settled before the results file is opened: a run refused
+    // for its inputs leaves a results file of an earlier run as it was.
+    let prepared = batch::PreparedRun::open(job, inputs, &options)?;
     let (mut sink, resume) = report::open_rows(output, args.resume, header, format, inputs)?;
     let kept_before = settings_kept
         .as_ref()
@@ -277,17 +288,9 @@ fn run_rows<J: Job>(
     } else {
         Box::new(NoProgress)
     };
-    let interruption = Interruption::install().context("cannot install the signal handlers")?;
-    let options = RunOptions {
-        threads: args.threads,
-        budget: args.budget(),
-        stop: Some(interruption.flag()),
-        resume,
-        shard: args.shard,
-        ..RunOptions::default()
-    };
-    let mut stats =
-        batch::run(job, inputs, sink.as_mut(), progress.as_ref(), &options).map_err(|error| {
+    let mut stats = prepared
+        .run(sink.as_mut(), progress.as_ref(), resume.as_ref())
+        .map_err(|error| {
             if let Some(path) = unfinished.as_ref() {
                 // A refused results file is left as it was, and so is what lies beside it.
                 if error.refuses_resume() && !kept_before {
