@@ -319,7 +319,11 @@ impl InputSpec {
         stopped: &dyn Fn() -> bool,
     ) -> Result<Option<Source>, BatchError> {
         let (file, size) = match &self.path {
-            Some(path) => open_file(path).map_err(|source| self.input_error(source))?,
+            Some(path) => match open_file(path, stopped) {
+                Ok(Some(opened)) => opened,
+                Ok(None) => return Ok(None),
+                Err(source) => return Err(self.input_error(source)),
+            },
             // Read through a file of its own, unbuffered: bytes kept in the standard input's
             // buffer would be waited for as if none had come ([`Waiting`]).
             None => {
@@ -432,14 +436,47 @@ impl std::fmt::Display for Excerpt<'_> {
     }
 }
 
-/// The file and its size (none for a named pipe or a device, whose length says nothing).
-fn open_file(path: &Path) -> io::Result<(File, Option<u64>)> {
-    let file = File::open(path)?;
+/// The file and its size (none for a named pipe or a device, whose length says nothing);
+/// `None` when `stopped` turned true while a named pipe waited for its writer.
+fn open_file(path: &Path, stopped: &dyn Fn() -> bool) -> io::Result<Option<(File, Option<u64>)>> {
+    let Some(file) = open_unless_stopped(path, File::options().read(true), stopped)? else {
+        return Ok(None);
+    };
     let metadata = file.metadata()?;
     if metadata.is_dir() {
         return Err(io::Error::other("is a directory"));
     }
-    Ok((file, metadata.is_file().then_some(metadata.len())))
+    Ok(Some((file, metadata.is_file().then_some(metadata.len()))))
+}
+
+/// Opens `path` with `options`; `None` when `stopped` turns true first. Opening a named
+/// pipe waits for the other end, and a signal does not end the wait (the call is begun
+/// again): anything but a regular file is opened on a thread of its own, watched every
+/// [`IDLE_WAIT_MILLIS`], and left behind when the run stops.
+pub(crate) fn open_unless_stopped(
+    path: &Path,
+    options: &std::fs::OpenOptions,
+    stopped: &dyn Fn() -> bool,
+) -> io::Result<Option<File>> {
+    if std::fs::metadata(path).map_or(true, |meta| meta.is_file() || meta.is_dir()) {
+        return options.open(path).map(Some);
+    }
+    let (path, options) = (path.to_path_buf(), options.clone());
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("open".into())
+        .spawn(move || sender.send(options.open(path)))?;
+    let wait = std::time::Duration::from_millis(IDLE_WAIT_MILLIS as u64);
+    loop {
+        match receiver.recv_timeout(wait) {
+            Ok(opened) => return opened.map(Some),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if stopped() => return Ok(None),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(io::Error::other("the thread opening it ended"));
+            }
+        }
+    }
 }
 
 /// The size of `file` if it is a regular file (standard input redirected from one).

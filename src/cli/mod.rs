@@ -277,7 +277,21 @@ fn run_rows<J: Job>(
     // The inputs' columns are settled before the results file is opened: a run refused
     // for its inputs leaves a results file of an earlier run as it was.
     let prepared = batch::PreparedRun::open(job, inputs, &options)?;
-    let (mut sink, resume) = report::open_rows(output, args.resume, header, format, inputs)?;
+    let flag = interruption.flag();
+    let opened = report::open_rows(output, (args.resume, header), format, inputs, Some(&flag));
+    let (mut sink, resume) = match opened {
+        Err(report::OutputError::Interrupted) => {
+            say(&format!(
+                "puzzlebench: interrupted while {} waited for its reader: no record was run\n",
+                output_name(args.output.as_ref())
+            ));
+            if let Some(dir) = args.report.as_ref().filter(|_| report_folder_is_new) {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Ok(ExitCode::from(interruption.exit_code()));
+        }
+        opened => opened?,
+    };
     let kept_before = settings_kept
         .as_ref()
         .is_some_and(|(path, _)| path.exists());

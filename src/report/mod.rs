@@ -30,6 +30,7 @@ pub use summary::{LatencyBand, SlowestRecord, Summary};
 pub use unfinished::RunSettings;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The files a run's report folder holds ([`write_report`]).
 pub const REPORT_FILES: [&str; 6] = [
@@ -103,6 +104,16 @@ pub fn open_output(
     path: Option<&Path>,
     inputs: &[crate::batch::InputSpec],
 ) -> Result<Box<dyn std::io::Write + Send>, OutputError> {
+    open_output_unless_stopped(path, inputs, None)
+}
+
+/// [`open_output`], given up with [`OutputError::Interrupted`] when `stop` is set while a
+/// named pipe waits for its reader.
+pub fn open_output_unless_stopped(
+    path: Option<&Path>,
+    inputs: &[crate::batch::InputSpec],
+    stop: Option<&AtomicBool>,
+) -> Result<Box<dyn std::io::Write + Send>, OutputError> {
     let Some(path) = path else {
         let out = standard_output()?;
         crate::batch::InputSpec::check_standard_output(inputs)?;
@@ -115,12 +126,15 @@ pub fn open_output(
     };
     // Opened without emptying it, then locked, then emptied: a file another run is still
     // writing is refused with its rows intact.
-    let file = std::fs::File::options()
+    let options = std::fs::File::options()
         .write(true)
         .create(true)
         .truncate(false)
-        .open(path)
-        .map_err(create)?;
+        .clone();
+    let stopped = || stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
+    let file = crate::batch::open_unless_stopped(path, &options, &stopped)
+        .map_err(create)?
+        .ok_or(OutputError::Interrupted)?;
     lock::lock_results(&file, path)?;
     if file.metadata().is_ok_and(|meta| meta.is_file()) {
         file.set_len(0).map_err(create)?;
@@ -178,13 +192,14 @@ pub fn open_resumed(
 
 /// Where a run's rows go: `format` rows to the file `path` (standard output when none),
 /// and with `resume` the point where the earlier run in that file stopped, the file kept
-/// up to there. Without `header`, a new file gets no CSV header (`--no-header`).
+/// up to there. Without `header`, a new file gets no CSV header (`--no-header`). A named
+/// pipe waiting for its reader is given up when `stop` is set.
 pub fn open_rows(
     path: Option<&Path>,
-    resume: bool,
-    header: bool,
+    (resume, header): (bool, bool),
     format: OutputFormat,
     inputs: &[crate::batch::InputSpec],
+    stop: Option<&AtomicBool>,
 ) -> Result<
     (
         Box<dyn crate::batch::RowSink + Send>,
@@ -204,7 +219,7 @@ pub fn open_rows(
         }
         (None, true) => Err(OutputError::ResumeWithoutFile),
         (path, false) => {
-            let out = open_output(path, inputs)?;
+            let out = open_output_unless_stopped(path, inputs, stop)?;
             match header {
                 true => Ok((row_writer(format, out), None)),
                 false => Ok((continuing_row_writer(format, out), None)),
@@ -222,6 +237,10 @@ pub enum OutputError {
     /// Standard output is closed.
     #[error("standard output is closed: give -o FILE or open it")]
     StdoutClosed,
+    /// The run was interrupted while the results file, a named pipe, waited for its
+    /// reader.
+    #[error("interrupted while the results file waited for its reader")]
+    Interrupted,
     /// A run to resume without the file it wrote.
     #[error("--resume goes on with the results file: give -o FILE")]
     ResumeWithoutFile,
