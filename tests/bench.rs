@@ -613,6 +613,14 @@ fn a_measurement_without_records_is_not_compared_and_fails_no_gate() {
         "{stdout}"
     );
     assert_eq!(json["measurements"].as_array().unwrap().len(), 0);
+    // Nor does the dashboard export plot it as 0 records/s or 0 µs.
+    for file in [
+        "github-benchmark-throughput.json",
+        "github-benchmark-latency.json",
+    ] {
+        let text = fs::read_to_string(old.join(file)).unwrap();
+        assert_eq!(text.trim(), "[]", "{file}");
+    }
 }
 
 #[test]
@@ -645,6 +653,21 @@ fn compare_finds_no_change_between_equal_runs_and_the_size_of_a_slowdown() {
     }
     // No difference of machine or settings to report.
     assert_eq!(compared["differences"], serde_json::json!([]));
+    assert_eq!(compared["interrupted"], serde_json::json!([]));
+    // A run a signal cut short is said to be, by name and with how far it got.
+    let cut = scaled_copy(&dir, "cut", 0, 1.0);
+    let summary = cut.join("summary.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&summary).unwrap()).unwrap();
+    json["interrupted"] = serde_json::json!({"planned": 5});
+    fs::write(&summary, json.to_string()).unwrap();
+    let (code, stdout, _) = compare(&same, &cut, &[]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let said = format!(
+        "the new run ({}) was cut short. Interrupted: 3 of 5 measurements done",
+        cut.display()
+    );
+    assert!(stdout.contains(&said), "{stdout}");
 
     // The second measurement 40% slower in every run: slower by 40%, exit code 1 at a
     // 10% gate, 0 without a gate. (So large that the runs' own noise on a busy machine
@@ -1145,4 +1168,36 @@ fn the_progress_line_says_in_turns_only_for_two_algorithms_or_more() {
         let turns = usize::from(algos.contains(','));
         assert_eq!(stderr.matches("in turns").count(), turns, "{stderr}");
     }
+}
+
+#[test]
+fn a_named_pipe_among_the_datasets_folder_files_is_refused_not_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    fifty_sudokus(dir.path());
+    let fifo = dir.path().join("ds/sudoku/late.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let output = common::puzzlebench()
+        .current_dir(dir.path())
+        .args([
+            "bench",
+            "--quick",
+            "-q",
+            "--datasets",
+            "ds",
+            "--algos",
+            "fast",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("late.txt is not a regular file (a named pipe or a device)"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("reports").exists());
 }

@@ -32,10 +32,15 @@ pub struct Entry {
     pub extra: String,
 }
 
+/// The measurements with a speed: not failed, and with records timed (an empty dataset's
+/// 0 records/s and 0 µs would plot as a collapse and as infinitely fast).
+fn with_speed(summary: &BenchSummary) -> impl Iterator<Item = &SummaryRow> {
+    (summary.runs.iter()).filter(|r| r.failure.is_empty() && r.records > 0)
+}
+
 /// `customBiggerIsBetter`: each measurement's median records/s.
 pub fn throughput_entries(summary: &BenchSummary) -> String {
-    let entries: Vec<Entry> = (summary.runs.iter())
-        .filter(|r| r.failure.is_empty())
+    let entries: Vec<Entry> = with_speed(summary)
         .map(|r| {
             let (low, high) = match (r.records_per_s_ci_low, r.records_per_s_ci_high) {
                 (Some(low), Some(high)) => (low, high),
@@ -56,8 +61,7 @@ pub fn throughput_entries(summary: &BenchSummary) -> String {
 /// `customSmallerIsBetter`: each measurement's median µs per record (its mean for an
 /// external program, timed as a whole).
 pub fn latency_entries(summary: &BenchSummary) -> String {
-    let entries: Vec<Entry> = (summary.runs.iter())
-        .filter(|r| r.failure.is_empty())
+    let entries: Vec<Entry> = with_speed(summary)
         .map(|r| {
             let value = r.us_p50.unwrap_or(r.us_mean);
             let range = match (r.us_p50, r.us_p90) {

@@ -131,6 +131,10 @@ pub struct Comparison {
     /// as of an empty dataset): nothing to compare, so no verdict.
     #[serde(default)]
     pub without_speed: Vec<String>,
+    /// For each run a signal cut short, the sentence that says so: its measurements not
+    /// run are among those only in the other run.
+    #[serde(default)]
+    pub interrupted: Vec<String>,
     /// Machines, builds or settings that differ: figures then compare more than the code.
     pub differences: Vec<Difference>,
 }
@@ -207,6 +211,16 @@ impl Comparison {
             only_old,
             only_new,
             without_speed,
+            interrupted: [("old", old), ("new", new)]
+                .into_iter()
+                .filter_map(|(which, side)| {
+                    let text = side.summary.interruption_text()?;
+                    Some(format!(
+                        "the {which} run ({}) was cut short. {text}",
+                        side.name
+                    ))
+                })
+                .collect(),
             differences: differences(old, new),
         }
     }
@@ -276,7 +290,7 @@ impl Comparison {
 
     /// Notes on what is not compared and on what differs between the runs.
     pub fn notes(&self) -> Vec<String> {
-        let mut notes = Vec::new();
+        let mut notes = self.interrupted.clone();
         for d in &self.differences {
             notes.push(format!(
                 "{} differs: {} (old) vs {} (new)",

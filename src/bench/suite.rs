@@ -689,20 +689,34 @@ fn sets_for_folder(sets: &[SetSpec], dir: &Path) -> Result<Vec<SetSpec>, BenchEr
 }
 
 /// The data files directly in `folder` (`.txt`, `.csv`, and those compressed with `.gz`),
-/// sorted by name.
+/// sorted by name. One so named that is not a regular file (a named pipe, a device, a
+/// broken link) is refused: a benchmark reads each dataset several times. Folders are
+/// left out.
 fn data_files(folder: &Path) -> Result<Vec<PathBuf>, BenchError> {
     let entries = std::fs::read_dir(folder)
         .map_err(|e| BenchError::Plan(format!("cannot list {}: {e}", folder.display())))?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())
-        .filter(|path| path.is_file())
         .filter(|path| {
             let name = path.to_string_lossy();
             let name = name.strip_suffix(".gz").unwrap_or(&name);
             name.ends_with(".txt") || name.ends_with(".csv")
         })
+        .filter(|path| !path.is_dir())
         .collect();
+    if let Some(odd) = files.iter().find(|path| !path.is_file()) {
+        let what = match std::fs::metadata(odd) {
+            Ok(_) => "is not a regular file (a named pipe or a device)",
+            Err(_) => "cannot be read (a broken link?)",
+        };
+        return Err(BenchError::Plan(format!(
+            "--datasets: {} {what}; a benchmark reads each dataset several times: move it \
+             out of {}",
+            odd.display(),
+            folder.display()
+        )));
+    }
     files.sort();
     Ok(files)
 }
