@@ -367,6 +367,21 @@ fn inputs_are_named_in_words_where_their_names_say_nothing() {
     assert_eq!(from_folder.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&from_folder.stderr);
     assert!(stderr.contains("cannot read standard input: "), "{stderr}");
+    // After another input too: refused before that input runs, not after its rows.
+    let after_a_file = common::puzzlebench()
+        .args(["sudoku", "solve", "-q"])
+        .arg(repo_datasets().join("sudoku/mixed.txt"))
+        .arg("-")
+        .stdin(std::fs::File::open(dir.path()).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(after_a_file.status.code(), Some(2));
+    assert!(after_a_file.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&after_a_file.stderr);
+    assert!(
+        stderr.contains("cannot read standard input: it is a directory"),
+        "{stderr}"
+    );
     let empty = run(&["sudoku", "solve", "-q", ""]);
     assert_eq!(empty.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&empty.stderr);

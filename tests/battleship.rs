@@ -648,3 +648,32 @@ fn positions_that_failed_are_remembered_and_verdicts_and_counts_stay_exact() {
         }
     }
 }
+
+/// A reason lists at most 24 cells or lengths, then how many there are in all: a group of
+/// 4,096 cells made a reason of tens of kilobytes.
+#[test]
+fn long_reasons_are_cut_short_with_their_count() {
+    let fleet = Fleet::classic();
+    let cells: Vec<(usize, usize)> = (0..64).flat_map(|r| (0..64).map(move |c| (r, c))).collect();
+    let text = Reason::NotStraight { cells }.describe(&fleet);
+    assert!(text.starts_with("ship cells A1 B1 C1 "), "{text}");
+    assert!(
+        text.ends_with(" … (4096 in all) form a group that is not straight"),
+        "{text}"
+    );
+    assert!(text.len() < 200, "{text}");
+    let found = vec![2; 30];
+    let text = Reason::WrongShips { found }.describe(&fleet);
+    let listed = ["2"; 24].join(",");
+    assert!(
+        text.starts_with(&format!(
+            "ships of lengths {listed},… (30 in all) instead of "
+        )),
+        "{text}"
+    );
+    let text = Reason::WrongShips { found: vec![4, 3] }.describe(&fleet);
+    assert!(
+        text.starts_with("ships of lengths 4,3 instead of "),
+        "{text}"
+    );
+}

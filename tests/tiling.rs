@@ -343,7 +343,7 @@ fn cli_counts_and_clear_errors() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8(output.stderr)
         .unwrap()
-        .contains("stone 1, line 2: 1 cells, the stone's first row has 2"));
+        .contains("stone 1, line 2: 1 cell, the stone's first row has 2"));
     // Two one-colour dominoes on a 2×2 chessboard: a B,B stone fits nowhere.
     let stones = dir.path().join("2x2_1.txt");
     std::fs::write(&stones, "B,B\n===\nW,W\n===\n").unwrap();

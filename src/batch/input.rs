@@ -177,6 +177,14 @@ impl InputSpec {
             .into_iter()
             .map(|name| {
                 let spec = InputSpec::new(name, forced);
+                // Standard input redirected from a folder fails at its first read: said
+                // before any input runs, as for a folder named on the command line.
+                let stdin_is_dir =
+                    || descriptor_metadata(io::stdin().as_fd()).is_some_and(|meta| meta.is_dir());
+                if spec.path.is_none() && stdin_is_dir() {
+                    let source = io::Error::other("it is a directory");
+                    return Err(spec.input_error(source));
+                }
                 if let Some(path) = &spec.path {
                     let metadata =
                         std::fs::metadata(path).map_err(|source| spec.input_error(source))?;

@@ -153,13 +153,8 @@ pub enum Reason {
 impl Reason {
     /// The reason in words, naming cells like `B3`.
     pub fn describe(&self, fleet: &Fleet) -> String {
-        let names = |cells: &[(usize, usize)]| {
-            cells
-                .iter()
-                .map(|&(r, c)| cell_name(r, c))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let names =
+            |cells: &[(usize, usize)]| listed(cells.iter().map(|&(r, c)| cell_name(r, c)), " ");
         match self {
             Reason::CellCount { found, expected } => {
                 format!(
@@ -180,11 +175,25 @@ impl Reason {
                 format!("ships touch at a corner: {}", names(cells))
             }
             Reason::WrongShips { found } => {
-                let found: Vec<String> = found.iter().map(usize::to_string).collect();
-                format!("ships of lengths {} instead of {fleet}", found.join(","))
+                let found = listed(found.iter().map(usize::to_string), ",");
+                format!("ships of lengths {found} instead of {fleet}")
             }
         }
     }
+}
+
+/// The most items a reason lists; the rest are counted (a fleet of 64 ships of 64 cells
+/// made a reason of 18 KB).
+const MAX_LISTED: usize = 24;
+
+/// `items` joined by `separator`, cut after [`MAX_LISTED`] with their number in all.
+fn listed(items: impl ExactSizeIterator<Item = String>, separator: &str) -> String {
+    let count = items.len();
+    let mut text = items.take(MAX_LISTED).collect::<Vec<_>>().join(separator);
+    if count > MAX_LISTED {
+        text.push_str(&format!("{separator}… ({count} in all)"));
+    }
+    text
 }
 
 /// The decision on one field.

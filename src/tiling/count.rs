@@ -47,7 +47,7 @@ pub(super) const STOP_LOOK_EVERY: usize = 4096;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum TilingError {
     /// The pieces' cells do not add up to the board's.
-    #[error("the pieces cover {pieces} cells, the board has {board}")]
+    #[error("the pieces cover {}, the board has {board}", crate::batch::counted(*.pieces, "cell"))]
     CellCount {
         /// Cells of all pieces.
         pieces: usize,

@@ -130,7 +130,7 @@ pub enum PiecesError {
         cell: String,
     },
     /// Rows of different lengths in one stone.
-    #[error("stone {stone}, line {line}: {found} cells, the stone's first row has {expected}")]
+    #[error("stone {stone}, line {line}: {}, the stone's first row has {expected}", crate::batch::counted(*.found, "cell"))]
     RaggedRow {
         /// 1-based stone number.
         stone: usize,
@@ -255,7 +255,7 @@ mod tests {
         assert_eq!(pieces[1].cells[1], ((0, 1), Some(Color::Black)));
         assert_eq!(
             parse_pieces("B,W\nB\n===").unwrap_err().to_string(),
-            "stone 1, line 2: 1 cells, the stone's first row has 2"
+            "stone 1, line 2: 1 cell, the stone's first row has 2"
         );
         assert_eq!(
             parse_pieces("B,X\n===").unwrap_err().to_string(),
