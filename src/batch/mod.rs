@@ -457,7 +457,7 @@ pub enum BatchError {
         source: JobError,
     },
     /// An input gives other result columns than the input that fixed the run's columns.
-    #[error("{path}: its result columns ({}) differ from those of {fixed_by} ({}); run them apart", columns.join(", "), fixed.join(", "))]
+    #[error("{}: its result columns ({}) differ from those of {} ({}); run them apart", input_in_words(path), columns.join(", "), input_in_words(fixed_by), fixed.join(", "))]
     Columns {
         /// The input as named by the user.
         path: String,
