@@ -732,4 +732,16 @@ fn one_ctrl_c_ends_a_run_waiting_to_open_a_named_pipe() {
         assert_eq!(status.code(), Some(130));
     }
     assert!(!report.exists());
+    // The pipe after a file: the run is interrupted, not complete (it exited 0 and
+    // deleted the settings a --resume needs).
+    let rows = dir.path().join("rows.csv");
+    let mut after_a_file = puzzlebench();
+    after_a_file
+        .args(["sudoku", "solve", "-q", "-o"])
+        .arg(&rows);
+    after_a_file.arg(&puzzles).arg(&pipe);
+    let status = interrupted_after(after_a_file, Duration::from_millis(500));
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(std::fs::read_to_string(&rows).unwrap().lines().count(), 31);
+    assert!(dir.path().join("rows.csv.unfinished").exists());
 }

@@ -1425,6 +1425,16 @@ impl<J: Job> Reading<'_, J> {
         let result = self.cut_next();
         if !matches!(result, Ok(Some(_))) && !self.idle {
             self.left = 0;
+            // A later input given up while it waited for its first bytes (a named pipe or
+            // standard input whose writer is idle) was cut short by the signal, not read
+            // to its end.
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                self.stopped = true;
+            }
         }
         result
     }

@@ -360,9 +360,12 @@ fn scan_jsonl(lines: impl BufRead) -> Result<Option<ResumePoint>, String> {
                 Excerpt::quoted(&last)
             )
         })?;
+    // `null` is how the rows write an empty cell (a lines input's carried cells, an error
+    // row's values): read back as empty, as CSV's empty cell is.
     let text = |name: &str| {
         object.get(name).map(|value| match value {
             serde_json::Value::String(text) => text.clone(),
+            serde_json::Value::Null => String::new(),
             other => other.to_string(),
         })
     };
