@@ -524,6 +524,6 @@ fn a_carried_field_that_is_not_utf8_is_carried_and_its_record_solved() {
     );
     assert_eq!(
         (at(1, "status"), at(1, "error")),
-        ("error".into(), "field 1 is not valid UTF-8".into())
+        ("error".into(), "field 1: not valid UTF-8 at byte 82".into())
     );
 }

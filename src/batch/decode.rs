@@ -269,16 +269,13 @@ fn csv_fields(
                 .ok()
                 .filter(|text| record.field_ranges().all(|r| text.is_char_boundary(r.end)));
             let Some(text) = text else {
-                let mut bad = (record.fields().enumerate())
-                    .filter(|(_, f)| std::str::from_utf8(f).is_err())
-                    .map(|(i, _)| i);
-                match bad.find(|i| !carried.contains(i)) {
-                    Some(read) => {
-                        let message = format!("field {} is not valid UTF-8", read + 1);
-                        return decoded.unreadable(line, message);
-                    }
-                    None => return lossy_fields(line, record, header_fields, decoded),
-                }
+                // The first field that is not text and that the job reads makes the record
+                // an error row, which still carries the record's fields.
+                let read_error = (record.fields().enumerate())
+                    .filter(|(i, _)| !carried.contains(i))
+                    .find_map(|(i, f)| Some((i, std::str::from_utf8(f).err()?)))
+                    .map(|(i, error)| format!("field {}: {}", i + 1, utf8_error_message(error)));
+                return lossy_fields(line, record, header_fields, read_error, decoded);
             };
             let base = decoded.text.len();
             decoded.text.push_str(text);
@@ -294,12 +291,13 @@ fn csv_fields(
     push_fields_record(line, record, first_field, header_fields, decoded);
 }
 
-/// Adds a CSV record whose only fields that are not valid UTF-8 are carried ones, each
-/// field copied with its bad bytes replaced.
+/// Adds a CSV record with a field that is not valid UTF-8, each field copied with its bad
+/// bytes replaced: unreadable with `read_error` when a field the job reads is one.
 fn lossy_fields(
     line: u64,
     record: &CsvRecord<'_>,
     header_fields: Option<usize>,
+    read_error: Option<String>,
     decoded: &mut Decoded<'_>,
 ) {
     let first_field = decoded.fields.len();
@@ -311,7 +309,16 @@ fn lossy_fields(
             range: start..decoded.text.len(),
         });
     }
-    push_fields_record(line, record, first_field, header_fields, decoded);
+    match read_error {
+        None => push_fields_record(line, record, first_field, header_fields, decoded),
+        Some(message) => decoded.records.push(Span {
+            line,
+            content: SpanContent::Misshapen {
+                fields: first_field..decoded.fields.len(),
+                message,
+            },
+        }),
+    }
 }
 
 /// Adds the record of the fields from `first_field` on, unreadable when it has not as
@@ -566,7 +573,7 @@ mod tests {
             lines_of(&records),
             vec![
                 (1, "a|b".to_string()),
-                (2, "!field 2 is not valid UTF-8".to_string()),
+                (2, "!field 2: not valid UTF-8 at byte 1".to_string()),
                 (3, "2|3".to_string()),
             ]
         );
@@ -584,12 +591,12 @@ mod tests {
         let (line, content, carried) = &records[0];
         assert_eq!((*line, carried.as_slice()), (2, &["1", "\u{fffd}"][..]));
         assert!(matches!(content, RecordContent::Fields(f) if f[0] == "1"));
-        // A field the job reads (not carried) still makes its record unreadable.
+        // A field the job reads (not carried) still makes its record unreadable, its
+        // fields carried to its error row.
         let (line, content, carried) = &records[1];
-        assert!(
-            matches!(content, RecordContent::Unreadable(m) if m == &"field 1 is not valid UTF-8")
-        );
-        assert_eq!((*line, carried.len()), (3, 0));
+        let message = "field 1: not valid UTF-8 at byte 1";
+        assert!(matches!(content, RecordContent::Unreadable(m) if *m == message));
+        assert_eq!((*line, carried.as_slice()), (3, &["\u{fffd}2", "x"][..]));
         // A character cut short at the field's end.
         let (line, content, carried) = &records[2];
         assert_eq!((*line, carried.as_slice()), (4, &["3", "\u{fffd}"][..]));
