@@ -332,3 +332,49 @@ fn an_empty_start_is_the_empty_board() {
     // Red's 4 was the first move: Yellow is to move next.
     assert!(text.contains("Yellow (O), your move"), "{text}");
 }
+
+/// A log whose last game has no line end gets the next game on a line of its own (the two
+/// were read as one game); a named pipe is refused before the game (opening it waited for
+/// a reader); a log that cannot be written says why and gives the moves.
+#[test]
+fn a_log_ending_inside_a_line_a_pipe_and_a_full_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let play = |log: &std::path::Path| {
+        common::run_with_stdin(
+            &[
+                "connect4",
+                "play",
+                "--red",
+                "human",
+                "--yellow",
+                "human",
+                "--log",
+                log.to_str().unwrap(),
+            ],
+            b"4\n5\nq\n",
+        )
+    };
+    let unended = dir.path().join("games.txt");
+    std::fs::write(&unended, "4455").unwrap();
+    assert_eq!(play(&unended).status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&unended).unwrap(), "4455\n45\n");
+    let pipe = dir.path().join("pipe");
+    let name = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+    // SAFETY: `name` is a valid C string that lives across the call.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let refused = play(&pipe);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("it is a named pipe or a socket, not a file"),
+        "{message}"
+    );
+    let full = play(std::path::Path::new("/dev/full"));
+    assert_eq!(full.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&full.stderr);
+    assert!(
+        message.contains("No space left on device")
+            && message.contains("the game's moves, to keep by hand: 45"),
+        "{message}"
+    );
+}

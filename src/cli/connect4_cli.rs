@@ -147,7 +147,10 @@ pub(super) fn play_connect4(options: PlayOptions) -> Result<ExitCode> {
     // line, then finds the game logged.
     if let Ok(mut log) = log.lock() {
         if let Some(mut log) = log.take() {
-            log.append(&record, game.width)?;
+            log.append(&record, game.width).map_err(|error| {
+                let moves = record.digits(game.width);
+                anyhow::anyhow!("{error}; the game's moves, to keep by hand: {moves}")
+            })?;
         }
     }
     // A scripted game whose moves ran out is not a finished game.
@@ -180,12 +183,15 @@ fn log_when_interrupted(
                 let plural = if count == 1 { "" } else { "s" };
                 let message = match log.append(&record, width) {
                     Ok(()) if count == 0 => {
-                        "\nInterrupted before any move: nothing logged.\n".to_string()
+                        "\nInterrupted with no move on the board: nothing logged.\n".to_string()
                     }
                     Ok(()) => format!(
                         "\nInterrupted: the game so far ({count} move{plural}) is in the log.\n"
                     ),
-                    Err(error) => format!("\nInterrupted: {error}\n"),
+                    Err(error) => format!(
+                        "\nInterrupted: {error}; the game's moves, to keep by hand: {}\n",
+                        record.digits(width)
+                    ),
                 };
                 let _ = io::stderr().write_all(message.as_bytes());
             }

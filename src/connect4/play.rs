@@ -143,11 +143,14 @@ pub fn terminal_wants_colour() -> bool {
 pub struct GameLogFile {
     file: std::fs::File,
     path: std::path::PathBuf,
+    /// The file ended inside a line (a last game without its line end): the next game
+    /// starts with one, or it would be read as the end of that game.
+    unended: bool,
 }
 
 /// A game log that cannot be opened or written.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot {action} the log {}", path.display())]
+#[error("cannot {action} the log {}: {source}", path.display())]
 pub struct GameLogError {
     action: &'static str,
     path: std::path::PathBuf,
@@ -155,20 +158,34 @@ pub struct GameLogError {
 }
 
 impl GameLogFile {
-    /// Opens `path` to append to it, creating it if needed.
+    /// Opens `path` to append to it, creating it if needed. A named pipe or a socket is
+    /// refused: opening one waits for a reader, before the game is even drawn.
     pub fn open(path: &std::path::Path) -> Result<Self, GameLogError> {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|source| GameLogError {
-                action: "open",
-                path: path.to_path_buf(),
-                source,
-            })?;
+        use std::os::unix::fs::FileTypeExt;
+        let error = |action, source| GameLogError {
+            action,
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Ok(meta) = std::fs::metadata(path) {
+            if meta.file_type().is_fifo() || meta.file_type().is_socket() {
+                let why = io::Error::other("it is a named pipe or a socket, not a file");
+                return Err(error("open", why));
+            }
+        }
+        let mut options = std::fs::OpenOptions::new();
+        options.create(true).append(true);
+        // Read too, to see how the file ends; a file that may only be written is appended
+        // to all the same.
+        let (mut file, readable) = match options.clone().read(true).open(path) {
+            Ok(file) => (file, true),
+            Err(_) => (options.open(path).map_err(|e| error("open", e))?, false),
+        };
+        let unended = readable && last_byte(&mut file).is_some_and(|byte| byte != b'\n');
         Ok(GameLogFile {
             file,
             path: path.to_path_buf(),
+            unended,
         })
     }
 
@@ -177,12 +194,33 @@ impl GameLogFile {
         if record.moves.is_empty() {
             return Ok(());
         }
-        writeln!(self.file, "{}", record.digits(width)).map_err(|source| GameLogError {
-            action: "write",
-            path: self.path.clone(),
-            source,
-        })
+        let start = if self.unended { "\n" } else { "" };
+        let line = format!("{start}{}\n", record.digits(width));
+        // One write: a game is in the log whole or not at all, as far as the system allows.
+        self.file
+            .write_all(line.as_bytes())
+            .map_err(|source| GameLogError {
+                action: "write",
+                path: self.path.clone(),
+                source,
+            })?;
+        self.unended = false;
+        Ok(())
     }
+}
+
+/// The last byte of a regular `file`, if it has one (none for a device such as
+/// `/dev/null`, or an empty file).
+fn last_byte(file: &mut std::fs::File) -> Option<u8> {
+    use std::io::{Seek, SeekFrom};
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() == 0 {
+        return None;
+    }
+    let mut byte = [0u8];
+    file.seek(SeekFrom::End(-1)).ok()?;
+    file.read_exact(&mut byte).ok()?;
+    Some(byte[0])
 }
 
 /// Plays a game on a board whose masks are `M`.
