@@ -470,6 +470,28 @@ fn inputs_with_carried_columns_run_together_in_either_order_and_differing_ones_a
         );
         assert!(!dir.path().join("rows.csv.unfinished").exists());
     }
+    // Standard input redirected from a file is read ahead too, then read whole in its turn.
+    let stdin_from = |path: &str| {
+        common::puzzlebench()
+            .args(["sudoku", "solve", "--format", "csv", "-o"])
+            .arg(&out)
+            .args([&noted, "-"])
+            .stdin(std::fs::File::open(path).unwrap())
+            .output()
+            .unwrap()
+    };
+    let refused = stdin_from(&other);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains("standard input: its result columns"));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "an earlier run's rows\n"
+    );
+    let same = stdin_from(&noted);
+    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    let (_, rows) = common::parse_csv(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[1][0].as_str(), rows[1][3].as_str()), ("-", "hello"));
 }
 
 /// Bytes after a gzip file's data: every record is processed and the message says what

@@ -108,6 +108,21 @@ fn descriptor_metadata(fd: std::os::fd::BorrowedFd<'_>) -> Option<std::fs::Metad
     file.metadata().ok()
 }
 
+/// Runs `read`, which reads standard input, and puts standard input back where it was,
+/// when it is a regular file (`< FILE`), whose reads can be undone; `None`, without
+/// running `read`, for a pipe or a terminal.
+pub(crate) fn with_stdin_rewound<T>(read: impl FnOnce() -> T) -> Option<T> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let at = file.stream_position().ok()?;
+    let result = read();
+    file.seek(SeekFrom::Start(at)).ok()?;
+    Some(result)
+}
+
 /// The first bytes of a gzip stream.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 

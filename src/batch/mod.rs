@@ -26,7 +26,7 @@ pub(crate) use boundary::{lines as physical_lines, text_lines, without_line_endi
 pub use bounded::{byte_size, read_bounded, read_file_bounded, Bounded, BoundedReadError, MIB};
 pub use cell::{push_csv_field, push_micros, push_number, push_one_decimal, push_short, Cell};
 pub(crate) use cutter::without_byte_order_mark;
-pub(crate) use input::open_unless_stopped;
+pub(crate) use input::{open_unless_stopped, with_stdin_rewound};
 pub use input::{
     os_text, path_text, resolved, same_file, stdin_was_closed, Excerpt, InputFormat, InputSpec,
     DEFAULT_MAX_LINE_BYTES,
@@ -412,8 +412,9 @@ pub enum BatchError {
     },
     /// The results file of a resumed run has more rows than the inputs have records.
     #[error(
-        "cannot resume: the results file has {rows} rows but the inputs have only {records} \
-         records"
+        "cannot resume: the results file has {} but the inputs have only {}",
+        counted(*.rows as usize, "row"),
+        counted(*.records as usize, "record")
     )]
     ResumeTooLong {
         /// Rows in the results file.

@@ -1221,8 +1221,9 @@ fn worker_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, BatchError> {
 /// The run's carried and job columns, and the input that fixed them, checked before any
 /// row is written: the first input's job columns, and the carried columns of the first
 /// input that has any, among the first input (`first_columns`) and every other input that
-/// is a regular file, whose header is read here and again when its turn comes. A pipe or
-/// standard input cannot be read twice: it is checked when its turn comes.
+/// is a regular file (standard input too, when redirected from one), whose header is read
+/// here and again when its turn comes. A pipe cannot be read twice: it is checked when its
+/// turn comes.
 fn fixed_columns<J: Job>(
     job: &J,
     inputs: &[InputSpec],
@@ -1238,8 +1239,18 @@ fn fixed_columns<J: Job>(
     let regular_file = |input: &InputSpec| {
         (input.path.as_ref()).is_some_and(|path| std::fs::metadata(path).is_ok_and(|m| m.is_file()))
     };
-    for input in inputs[1..].iter().filter(|input| regular_file(input)) {
-        let (_, layout) = open_input(job, input, &Arc::new(AtomicU64::new(0)), stop)?;
+    let header = |input| open_input(job, input, &Arc::new(AtomicU64::new(0)), stop);
+    for input in &inputs[1..] {
+        let opened = match &input.path {
+            Some(_) if regular_file(input) => header(input),
+            Some(_) => continue,
+            // Standard input redirected from a file is put back where it was.
+            None => match super::with_stdin_rewound(|| header(input)) {
+                Some(opened) => opened,
+                None => continue,
+            },
+        };
+        let (_, layout) = opened?;
         let columns = job.columns(&layout.job);
         if schema.carried.is_empty() && !layout.carried_names.is_empty() {
             // Inputs already seen carry nothing: this one fixes the carried columns, and
