@@ -676,4 +676,14 @@ fn long_reasons_are_cut_short_with_their_count() {
         text.starts_with("ships of lengths 4,3 instead of "),
         "{text}"
     );
+    let text = Reason::WrongShips { found: vec![2] }.describe(&fleet);
+    assert!(text.starts_with("a ship of length 2 instead of "), "{text}");
+    // The fleet is cut the same way.
+    let large = Fleet::from_lengths(&[1; 30]).unwrap();
+    let text = Reason::NoSplit.describe(&large);
+    let ones = ["1"; 24].join(",");
+    assert!(
+        text.ends_with(&format!("of lengths {ones},… (30 in all)")),
+        "{text}"
+    );
 }

@@ -285,7 +285,7 @@ fn an_external_program_that_agrees_passes_and_one_that_lies_fails() {
     ]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("1 records DISAGREE"), "{stdout}");
+    assert!(stdout.contains("1 record DISAGREE"), "{stdout}");
 
     let dir = report_dir(&reports);
     let json: serde_json::Value =
@@ -326,7 +326,7 @@ fn a_failing_external_program_fails_its_run_and_a_bad_suite_stops_the_bench() {
     ]);
     assert_eq!(output.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("all runs agree; 1 runs FAILED"), "{stdout}");
+    assert!(stdout.contains("all runs agree; 1 run FAILED"), "{stdout}");
     let failure = "external broken: `echo no such solver >&2; exit 3` failed (exit status: 3): no such solver";
     let md = fs::read_to_string(report_dir(&reports).join("summary.md")).unwrap();
     assert!(
@@ -852,7 +852,7 @@ fn a_dataset_that_cannot_be_read_fails_its_runs_and_the_others_still_run() {
         String::from_utf8_lossy(&output.stderr),
     );
     assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
-    assert!(stdout.contains("all runs agree; 1 runs FAILED"), "{stdout}");
+    assert!(stdout.contains("all runs agree; 1 run FAILED"), "{stdout}");
     assert!(
         stderr.contains("broken.csv.gz · dlx · 1 … FAILED: cannot read "),
         "{stderr}"
@@ -1040,7 +1040,7 @@ fn compare_draws_huge_rates_and_refuses_negative_ones() {
         } else {
             assert_eq!(code, Some(0), "{rate}: {stdout}");
             assert!(
-                stdout.contains("1 measurements compared"),
+                stdout.contains("1 measurement compared"),
                 "{rate}: {stdout}"
             );
             let svg = fs::read_to_string(new.join("comparison.svg")).unwrap();

@@ -155,6 +155,7 @@ impl Reason {
     pub fn describe(&self, fleet: &Fleet) -> String {
         let names =
             |cells: &[(usize, usize)]| listed(cells.iter().map(|&(r, c)| cell_name(r, c)), " ");
+        let fleet = listed(fleet.lengths().iter().map(usize::to_string), ",");
         match self {
             Reason::CellCount { found, expected } => {
                 format!(
@@ -173,6 +174,9 @@ impl Reason {
             }
             Reason::CornerTouch { cells } => {
                 format!("ships touch at a corner: {}", names(cells))
+            }
+            Reason::WrongShips { found } if found.len() == 1 => {
+                format!("a ship of length {} instead of {fleet}", found[0])
             }
             Reason::WrongShips { found } => {
                 let found = listed(found.iter().map(usize::to_string), ",");

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::batch::counted;
 use crate::report::export::to_json;
 
 use super::format::thousands;
@@ -87,13 +88,12 @@ fn extra(summary: &BenchSummary, r: &SummaryRow) -> String {
         .interruption_text()
         .map_or(String::new(), |text| format!("{text} "));
     format!(
-        "{interrupted}{} timed runs of {} records; records/s {} (95% interval of the median, else \
-         min–max){}",
-        r.repeats,
-        r.records,
+        "{interrupted}{} of {}; records/s {} (95% interval of the median, else min–max){}",
+        counted(r.repeats, "timed run"),
+        counted(r.records as usize, "record"),
         r.spread_text(),
         if r.outlier_runs > 0 {
-            format!("; {} outlier runs", r.outlier_runs)
+            format!("; {}", counted(r.outlier_runs, "outlier run"))
         } else {
             String::new()
         }

@@ -250,8 +250,8 @@ impl Comparison {
     pub fn headline(&self) -> String {
         let (faster, slower, unchanged) = self.counts();
         format!(
-            "{} measurements compared: {faster} faster, {slower} slower, {unchanged} unchanged",
-            self.measurements.len()
+            "{} compared: {faster} faster, {slower} slower, {unchanged} unchanged",
+            crate::batch::counted(self.measurements.len(), "measurement")
         )
     }
 

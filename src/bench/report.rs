@@ -4,6 +4,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::batch::counted;
 use crate::report::export::{markdown_code, markdown_text, rows_to_csv, to_json, Column, Table};
 use crate::report::EnvInfo;
 
@@ -183,22 +184,25 @@ impl BenchSummary {
         let total = self.total_disagreements();
         let failures = self.failures();
         format!(
-            "{} measurements in {seconds:.0} s; {}{}; report: {}",
+            "{} in {seconds:.0} s; {}{}; report: {}",
             match self.interrupted {
-                Some(Interrupted { planned }) => {
-                    format!("interrupted: {} of {planned}", self.runs.len())
-                }
-                None => self.runs.len().to_string(),
+                Some(Interrupted { planned }) => format!(
+                    "interrupted: {} of {}",
+                    self.runs.len(),
+                    counted(planned, "measurement")
+                ),
+                None => counted(self.runs.len(), "measurement"),
             },
             if total == 0 {
                 "all runs agree".to_string()
             } else {
-                format!("{total} records DISAGREE (listed in the report)")
+                let total = counted(total as usize, "record");
+                format!("{total} DISAGREE (listed in the report)")
             },
             if failures == 0 {
                 String::new()
             } else {
-                format!("; {failures} runs FAILED")
+                format!("; {} FAILED", counted(failures as usize, "run"))
             },
             report.join("report.html").display()
         )

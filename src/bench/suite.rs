@@ -76,6 +76,8 @@ pub struct Suite {
     pub threads: Vec<usize>,
     /// The datasets, each group with its puzzle kind and algorithms.
     pub sets: Vec<SetSpec>,
+    /// Where it was read from: its file, or `default` for the built-in suite.
+    pub source: String,
 }
 
 /// One group of datasets of a suite file.
@@ -303,6 +305,7 @@ impl Suite {
             min_repeats: file.min_repeats,
             threads: distinct(&file.threads),
             sets,
+            source: origin.to_string(),
         })
     }
 
@@ -383,7 +386,7 @@ impl Suite {
             let paths = match &set.generate {
                 Some(generated) => vec![cache.join(set.kind.folder()).join(&generated.file)],
                 None if !set.files.is_empty() => set.files.clone(),
-                None => expand(base, &set.datasets)?,
+                None => expand(base, &set.datasets, &self.source)?,
             };
             for path in paths {
                 if let Some(generated) = &set.generate {
@@ -585,7 +588,7 @@ impl SetFile {
             datasets: self.datasets,
             files: Vec::new(),
             generate,
-            algorithms: self.algorithms,
+            algorithms: distinct(&self.algorithms),
             settings: Arc::from(settings),
             max_records: self.max_records,
             external: self.external,
@@ -602,13 +605,14 @@ fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
-/// `threads` with each count once, in the order first given: a count repeated would be
-/// measured twice, and its measurements taken for each other in speed-ups and comparisons.
-fn distinct(threads: &[usize]) -> Vec<usize> {
-    let mut seen = Vec::with_capacity(threads.len());
-    for &count in threads {
-        if !seen.contains(&count) {
-            seen.push(count);
+/// `items` (thread counts, algorithms, dataset files) each once, in the order first given:
+/// one repeated would be measured twice, and its measurements taken for each other in
+/// speed-ups and comparisons.
+fn distinct<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
+    let mut seen: Vec<T> = Vec::with_capacity(items.len());
+    for item in items {
+        if !seen.contains(item) {
+            seen.push(item.clone());
         }
     }
     seen
@@ -706,14 +710,10 @@ fn data_files(folder: &Path) -> Result<Vec<PathBuf>, BenchError> {
         .filter(|path| !path.is_dir())
         .collect();
     if let Some(odd) = files.iter().find(|path| !path.is_file()) {
-        let what = match std::fs::metadata(odd) {
-            Ok(_) => "is not a regular file (a named pipe or a device)",
-            Err(_) => "cannot be read (a broken link?)",
-        };
         return Err(BenchError::Plan(format!(
-            "--datasets: {} {what}; a benchmark reads each dataset several times: move it \
-             out of {}",
+            "--datasets: {} {}: move it out of {}",
             odd.display(),
+            not_a_data_file(odd),
             folder.display()
         )));
     }
@@ -721,21 +721,41 @@ fn data_files(folder: &Path) -> Result<Vec<PathBuf>, BenchError> {
     Ok(files)
 }
 
+/// Why `path`, neither a regular file nor a folder, is no dataset.
+fn not_a_data_file(path: &Path) -> &'static str {
+    match std::fs::metadata(path) {
+        Ok(_) => {
+            "is not a regular file (a named pipe or a device); a benchmark reads each \
+             dataset several times"
+        }
+        Err(_) => "cannot be read (a broken link?)",
+    }
+}
+
 /// The files matched by `patterns` (relative to `base`), in pattern order, each pattern's
 /// matches sorted; a pattern that matches nothing is an error.
-fn expand(base: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, BenchError> {
+fn expand(base: &Path, patterns: &[String], source: &str) -> Result<Vec<PathBuf>, BenchError> {
     let mut files = Vec::new();
     for pattern in patterns {
         let (mut found, others): (Vec<PathBuf>, Vec<PathBuf>) = matching_paths(base, pattern)?
             .into_iter()
             .partition(|p| p.is_file());
         if found.is_empty() {
-            return Err(no_file(pattern, base, &others));
+            return Err(no_file(pattern, (base, source), &others));
+        }
+        // Folders among the matches are passed over; a named pipe, a device or a broken
+        // link is not (a benchmark reads each dataset several times), as with --datasets.
+        if let Some(odd) = others.iter().find(|path| !path.is_dir()) {
+            return Err(BenchError::Plan(format!(
+                "dataset {pattern:?} matches {}, which {}",
+                clean(odd).display(),
+                not_a_data_file(odd)
+            )));
         }
         found.sort();
         files.extend(found.into_iter().map(|p| clean(&p)));
     }
-    Ok(files)
+    Ok(distinct(&files))
 }
 
 /// The paths that `pattern` (a path whose components may be globs: `*`, `?`, `[…]`, `**`
@@ -821,7 +841,7 @@ fn folders_under(folder: &Path) -> Vec<PathBuf> {
 
 /// Why dataset `pattern` (relative to `base`) names no file to read: it matches nothing,
 /// or only `others`, which are folders, devices, named pipes…
-fn no_file(pattern: &str, base: &Path, others: &[PathBuf]) -> BenchError {
+fn no_file(pattern: &str, (base, source): (&Path, &str), others: &[PathBuf]) -> BenchError {
     let what = |path: &Path| {
         if path.is_dir() {
             "a directory"
@@ -831,9 +851,14 @@ fn no_file(pattern: &str, base: &Path, others: &[PathBuf]) -> BenchError {
     };
     let literal = !pattern.contains(['*', '?', '[']);
     BenchError::Plan(match others {
-        [] => format!(
+        [] if source == "default" => format!(
             "dataset {pattern:?} matches no file (looked in {}; the built-in suite runs \
              from the repository root, or name files with --suite or --datasets)",
+            base.display()
+        ),
+        [] => format!(
+            "dataset {pattern:?} of {source} matches no file (looked in {}, the suite \
+             file's folder, which its paths are relative to)",
             base.display()
         ),
         [one] if literal && one.is_dir() => format!(
@@ -903,6 +928,18 @@ mod tests {
         let plan = suite.plan(dir.path(), &Overrides::default()).unwrap();
         let names: Vec<&str> = plan.datasets.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["a/deep/x.txt", "b/deep/x.txt", "c/x.txt", "y.txt"]);
+    }
+
+    #[test]
+    fn an_algorithm_or_a_file_named_twice_is_measured_once() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("x.txt"), "").unwrap();
+        let text = "name = \"n\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [\"x.txt\", \"*.txt\"]\n\
+                    algorithms = [\"fast\", \"dlx\", \"fast\"]\n";
+        let suite = Suite::parse(text, "n.toml", &crate::kinds::all()).unwrap();
+        let plan = suite.plan(dir.path(), &Overrides::default()).unwrap();
+        assert_eq!(plan.datasets.len(), 1);
+        assert_eq!(plan.datasets[0].algorithms, ["fast", "dlx"]);
     }
 
     #[test]
@@ -1186,24 +1223,45 @@ mod tests {
                  are not files either)",
                 dir.path().join("d1").display()
             )
+        ); // A named pipe among a pattern's files is refused, not passed over.
+        std::fs::create_dir(dir.path().join("d3")).unwrap();
+        std::fs::write(dir.path().join("d3/a.txt"), "").unwrap();
+        let pipe = dir.path().join("d3/b.txt");
+        let name = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+        // SAFETY: `name` is a valid C string that lives across the call.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        assert_eq!(
+            error("d3/*.txt"),
+            format!(
+                "dataset \"d3/*.txt\" matches {}, which is not a regular file (a named pipe or \
+                 a device); a benchmark reads each dataset several times",
+                pipe.display()
+            )
         );
     }
 
     #[test]
     fn a_pattern_matching_nothing_is_an_error() {
-        let suite = Suite::parse(
-            "name = \"x\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [\"nowhere/*.txt\"]\nalgorithms = [\"dlx\"]\n",
-            "x",
-            &crate::kinds::all(),
-        )
-        .unwrap();
-        let error = suite
-            .plan(Path::new("/tmp"), &Overrides::default())
-            .unwrap_err();
+        let error = |source: &str| {
+            let suite = Suite::parse(
+                "name = \"x\"\n[[set]]\nkind = \"sudoku\"\ndatasets = [\"nowhere/*.txt\"]\nalgorithms = [\"dlx\"]\n",
+                source,
+                &crate::kinds::all(),
+            )
+            .unwrap();
+            let plan = suite.plan(Path::new("/tmp"), &Overrides::default());
+            plan.unwrap_err().to_string()
+        };
         assert_eq!(
-            error.to_string(),
+            error("default"),
             "dataset \"nowhere/*.txt\" matches no file (looked in /tmp; the built-in suite runs \
              from the repository root, or name files with --suite or --datasets)"
+        );
+        // A suite file's own paths are relative to its folder: no word of the built-in one.
+        assert_eq!(
+            error("mine.toml"),
+            "dataset \"nowhere/*.txt\" of mine.toml matches no file (looked in /tmp, the suite \
+             file's folder, which its paths are relative to)"
         );
     }
 }

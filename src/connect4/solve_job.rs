@@ -367,8 +367,8 @@ fn check_board(columns: &[usize], width: usize, height: usize, board: &str) -> R
     let cells: Vec<char> = board.chars().collect();
     if cells.len() != width * height {
         return Err(format!(
-            "the board has {} cells, not {}",
-            cells.len(),
+            "the board has {}, not {}",
+            crate::batch::counted(cells.len(), "cell"),
             width * height
         ));
     }
