@@ -549,3 +549,22 @@ fn a_carried_field_that_is_not_utf8_is_carried_and_its_record_solved() {
         ("error".into(), "field 1: not valid UTF-8 at byte 82".into())
     );
 }
+
+/// A compressed CSV cut short before its header ends says that its header cannot be read
+/// and that the run stops there, as a damaged header does.
+#[test]
+fn a_compressed_csv_cut_inside_its_header_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let cut = truncated_gzip(&text, 0.0001);
+    let path = write(dir.path(), "cut.csv.gz", cut);
+    let output = run(&["sudoku", "solve", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = stderr(&output);
+    assert!(
+        message.contains("cut.csv.gz: its header cannot be read: ")
+            && message.contains("; the run stops before its records"),
+        "{message}"
+    );
+}

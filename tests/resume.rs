@@ -213,9 +213,25 @@ fn a_run_killed_part_way_resumes_with_its_settings_to_the_uninterrupted_file() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("has no settings kept beside it (its run ended"),
+        stderr.contains("had no settings kept beside it (its run ended"),
         "{stderr}"
     );
+    // A resume refused for other inputs does not say first that it goes on unchecked.
+    let other = dir.path().join("other.txt");
+    std::fs::write(&other, format!("{}\n", puzzles[5])).unwrap();
+    let part_name = part.to_str().unwrap();
+    let args = [
+        "sudoku",
+        "solve",
+        "--resume",
+        "-o",
+        part_name,
+        other.to_str().unwrap(),
+    ];
+    let out = run_in(&args);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("no settings kept"), "{stderr}");
 }
 
 #[test]

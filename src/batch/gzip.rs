@@ -7,7 +7,7 @@ use flate2::bufread::GzDecoder;
 
 /// The decompressed bytes of every gzip member of a stream, one after the other (as
 /// `gzip -d` gives them). Zero bytes after the last member (padding) are skipped; any other
-/// bytes there fail the read with [`io::ErrorKind::InvalidData`] and a message that says
+/// bytes there, or after the padding, fail the read with [`io::ErrorKind::InvalidData`] and a message that says
 /// the data before them was read whole, where a reader of members only said `unexpected
 /// end of file` or `invalid gzip header`, as if the file were cut short.
 pub(crate) struct GzipMembers<R: BufRead> {
@@ -19,8 +19,9 @@ pub(crate) struct GzipMembers<R: BufRead> {
 enum Members<R: BufRead> {
     /// Within a member.
     Decoding(GzDecoder<R>),
-    /// After a member: the next one, padding, or the end.
-    Between(R),
+    /// After a member: the next one, padding, or the end; after padding (`true`), only
+    /// more padding or the end (as `gzip -d` reads it).
+    Between(R, bool),
     /// Taken out while the state changes.
     Moving,
 }
@@ -69,9 +70,9 @@ impl<R: BufRead> Read for GzipMembers<R> {
                     else {
                         unreachable!("the state was just matched as decoding");
                     };
-                    self.state = Members::Between(decoder.into_inner());
+                    self.state = Members::Between(decoder.into_inner(), false);
                 }
-                Members::Between(inner) => {
+                Members::Between(inner, padded) => {
                     let next = inner.fill_buf()?;
                     if next.is_empty() {
                         return Ok(0);
@@ -79,15 +80,16 @@ impl<R: BufRead> Read for GzipMembers<R> {
                     let padding = next.iter().take_while(|&&b| b == 0).count();
                     if padding > 0 {
                         inner.consume(padding);
+                        *padded = true;
                         continue;
                     }
-                    if next[0] != 0x1f || next.get(1).is_some_and(|&b| b != 0x8b) {
+                    if *padded || next[0] != 0x1f || next.get(1).is_some_and(|&b| b != 0x8b) {
                         return Err(io::Error::new(
                             io::ErrorKind::InvalidData,
                             "its gzip data ends, and the bytes after it are not gzip",
                         ));
                     }
-                    let Members::Between(inner) =
+                    let Members::Between(inner, _) =
                         std::mem::replace(&mut self.state, Members::Moving)
                     else {
                         unreachable!("the state was just matched as between members");
@@ -129,7 +131,9 @@ mod tests {
 
     #[test]
     fn bytes_after_the_gzip_data_are_named_as_such() {
-        for tail in [&b"ab"[..], b"trailing text\n", b"\x1fx"] {
+        let member = gzip(b"two\n");
+        let padded_member = [&[0u8; 4][..], &member].concat();
+        for tail in [&b"ab"[..], b"trailing text\n", b"\x1fx", &padded_member] {
             let mut bytes = gzip(b"one\n");
             bytes.extend(tail);
             let error = read_all(&bytes).unwrap_err();

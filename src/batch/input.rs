@@ -309,18 +309,15 @@ impl InputSpec {
                                 return Ok(None);
                             }
                         }
-                        result => break result.map_err(|source| self.input_error(source))?,
+                        result => break result.map_err(|source| self.header_error(source))?,
                     }
                 };
                 if cutter.stopped() {
                     return Ok(None);
                 }
                 if let Some((_, fault)) = chunk.as_ref().and_then(|chunk| chunk.fault.as_ref()) {
-                    let message = format!(
-                        "its header cannot be read: {fault}; the run stops before its records"
-                    );
-                    let source = io::Error::new(io::ErrorKind::InvalidData, message);
-                    return Err(self.input_error(source));
+                    let source = io::Error::new(io::ErrorKind::InvalidData, fault.to_string());
+                    return Err(self.header_error(source));
                 }
                 let header = chunk.and_then(|chunk| csv_header(&chunk));
                 if let Some(header) = &header {
@@ -395,6 +392,13 @@ impl InputSpec {
         } else {
             Ok(Some((Box::new(source), size)))
         }
+    }
+
+    /// The error of a CSV header that cannot be read (`source`): the run stops there.
+    fn header_error(&self, source: io::Error) -> BatchError {
+        let message =
+            format!("its header cannot be read: {source}; the run stops before its records");
+        self.input_error(io::Error::new(source.kind(), message))
     }
 
     pub(crate) fn input_error(&self, source: io::Error) -> BatchError {

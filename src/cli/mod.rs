@@ -326,6 +326,18 @@ fn run_rows<J: Job>(
                 other => other.into(),
             }
         })?;
+    if let (true, false, Some(path)) = (args.resume, kept_before, output) {
+        if stats.resumed_rows > 0 {
+            // A finished run removed its settings: nothing checked the new rows against
+            // the earlier ones. Said once the run went on, not before a refusal.
+            say(&format!(
+                "puzzlebench: {} had no settings kept beside it (its run ended, or began \
+                 before settings were kept): its rows were kept as they were, and the \
+                 records after them run with this run's settings, unchecked\n",
+                path.display()
+            ));
+        }
+    }
     if let Some(path) = unfinished.filter(|_| !stats.interrupted) {
         // Every record has its row: nothing is left to resume. Best effort, as a file
         // left there only makes a later --resume check settings it need not.
@@ -413,17 +425,7 @@ fn settings_to_keep<J: Job>(
     ]);
     let settings = RunSettings::new(command, kept, shard);
     if args.resume {
-        let earlier = RunSettings::read(&path)?;
-        if earlier.is_none() && std::fs::metadata(output).is_ok_and(|meta| meta.len() > 0) {
-            // A finished run removed its settings: nothing to check the new rows against.
-            say(&format!(
-                "puzzlebench: {} has no settings kept beside it (its run ended, or began \
-                 before settings were kept): its rows stay as they are, and the records \
-                 after them are run with this run's settings, unchecked\n",
-                output.display()
-            ));
-        }
-        if let Some(earlier) = earlier {
+        if let Some(earlier) = RunSettings::read(&path)? {
             if let Err(different) = settings.check_resumes(&earlier, output) {
                 // A run still writing the file is the first thing to say: its settings
                 // are the ones beside the file, and they may well differ.
