@@ -1174,12 +1174,7 @@ fn the_progress_line_says_in_turns_only_for_two_algorithms_or_more() {
 fn a_named_pipe_among_the_datasets_folder_files_is_refused_not_skipped() {
     let dir = tempfile::tempdir().unwrap();
     fifty_sudokus(dir.path());
-    let fifo = dir.path().join("ds/sudoku/late.txt");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    common::make_fifo(&dir.path().join("ds/sudoku/late.txt"));
     let output = common::puzzlebench()
         .current_dir(dir.path())
         .args([

@@ -359,9 +359,7 @@ fn a_log_ending_inside_a_line_a_pipe_and_a_full_device() {
     assert_eq!(play(&unended).status.code(), Some(0));
     assert_eq!(std::fs::read_to_string(&unended).unwrap(), "4455\n45\n");
     let pipe = dir.path().join("pipe");
-    let name = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
-    // SAFETY: `name` is a valid C string that lives across the call.
-    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    common::make_fifo(&pipe);
     let refused = play(&pipe);
     assert_eq!(refused.status.code(), Some(2));
     let message = String::from_utf8_lossy(&refused.stderr);

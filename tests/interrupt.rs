@@ -704,14 +704,6 @@ fn an_interrupted_game_is_logged() {
     drop(stdin);
 }
 
-/// Makes a named pipe at `path`.
-fn make_fifo(path: &Path) {
-    use std::os::unix::ffi::OsStrExt;
-    let name = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid C string; mkfifo touches nothing else.
-    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
-}
-
 /// One Ctrl-C ends a run whose input is a named pipe without a writer, or whose results
 /// file is a named pipe without a reader: opening either waits, and a signal does not end
 /// that wait by itself (the run used to need a second Ctrl-C). No report folder is left.
@@ -719,7 +711,7 @@ fn make_fifo(path: &Path) {
 fn one_ctrl_c_ends_a_run_waiting_to_open_a_named_pipe() {
     let dir = tempfile::tempdir().unwrap();
     let pipe = dir.path().join("pipe");
-    make_fifo(&pipe);
+    common::make_fifo(&pipe);
     let puzzles = thirty_puzzles(dir.path());
     let report = dir.path().join("report");
     let mut reading = puzzlebench();

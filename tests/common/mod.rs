@@ -171,3 +171,11 @@ pub fn summary_counts(summary: &serde_json::Value) -> serde_json::Value {
         summary["tallies"]
     ])
 }
+
+/// Makes a named pipe at `path`.
+pub fn make_fifo(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: `name` is a valid C string that lives across the call.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+}
