@@ -232,7 +232,11 @@ impl Meter {
 
     fn plan_next_check(&mut self) {
         let by_nodes = self.budget.max_nodes.map_or(u64::MAX, |max| max + 1);
-        let by_clock = if self.deadline.is_some() || self.stop.is_some() {
+        let by_clock = if self.budget.timeout == Some(Duration::ZERO) {
+            // `--timeout 0` stops every search at its first node, not at the first clock
+            // reading CLOCK_EVERY nodes in.
+            self.spent + 1
+        } else if self.deadline.is_some() || self.stop.is_some() {
             self.spent + CLOCK_EVERY
         } else {
             u64::MAX
@@ -257,6 +261,18 @@ mod tests {
         assert_eq!(meter.over(), Some(OverBudget::Interrupted));
         assert!(Meter::unlimited().stop_flag().is_none());
         assert!(!Meter::unlimited().is_interrupted());
+    }
+
+    #[test]
+    fn a_zero_timeout_stops_at_the_first_node() {
+        let budget = Budget {
+            timeout: Some(Duration::ZERO),
+            max_nodes: None,
+        };
+        let mut meter = Meter::start(budget);
+        assert_eq!(meter.nodes_until_check(), 1);
+        assert!(meter.spend());
+        assert_eq!(meter.over(), Some(OverBudget::Time(Duration::ZERO)));
     }
 
     #[test]

@@ -850,3 +850,81 @@ fn a_shard_resumes_and_keeps_budgets() {
     };
     assert_eq!(strip(&fs::read_to_string(out).unwrap()), strip(&whole));
 }
+
+#[test]
+fn merge_refuses_records_that_would_count_twice_or_come_from_other_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let input = repo_datasets().join("sudoku/generated-1k.csv");
+    let text = fs::read_to_string(&input).unwrap();
+    let input = input.to_str().unwrap();
+    let report = |name: &str, input: &str, extra: &[&str]| {
+        let mut args = vec!["sudoku", "solve", "-q", input, "-o", "/dev/null"];
+        args.extend(extra);
+        let folder = path(name);
+        args.extend(["--report", &folder]);
+        run_ok(&args, 0);
+        folder
+    };
+    let merge = |dirs: &[&str]| {
+        let out = path("merged");
+        let mut args = vec!["report", "merge", "-q", "-o", &out];
+        args.extend(dirs);
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(2), "{dirs:?}");
+        String::from_utf8(output.stderr).unwrap()
+    };
+    // Two runs over every record of one file, or one report given twice.
+    let whole = report("whole", input, &[]);
+    let twice = merge(&[&whole, &whole]);
+    assert!(twice.contains("are the same report folder"), "{twice}");
+    let again = report("again", input, &[]);
+    let both = merge(&[&whole, &again]);
+    assert!(both.contains("each ran over every record of"), "{both}");
+    // Shards whose settings differ in an option left at its default by one of them.
+    let one = report("one", input, &["--shard", "1/2"]);
+    let two = report(
+        "two",
+        input,
+        &["--shard", "2/2", "--expected-column", "solution"],
+    );
+    let column = merge(&[&one, &two]);
+    assert!(column.contains("setting expected_column"), "{column}");
+    // Shards of an input that grew between them.
+    let grown = path("grown.csv");
+    fs::write(
+        &grown,
+        text.lines().take(101).collect::<Vec<_>>().join("\n") + "\n",
+    )
+    .unwrap();
+    let first = report("first", &grown, &["--shard", "1/2"]);
+    fs::write(&grown, &text).unwrap();
+    let second = report("second", &grown, &["--shard", "2/2"]);
+    let changed = merge(&[&first, &second]);
+    assert!(
+        changed.contains("shard 1/2 (") && changed.contains("holds 50 records, but one split"),
+        "{changed}"
+    );
+    let two = report("two-plain", input, &["--shard", "2/2"]);
+    run_ok(
+        &["report", "merge", "-q", "-o", &path("fine"), &one, &two],
+        0,
+    );
+    // A named pipe among a report's files is refused, not waited on.
+    let piped = path("piped");
+    copy_report(Path::new(&two), Path::new(&piped));
+    fs::remove_file(Path::new(&piped).join("env.json")).unwrap();
+    common::make_fifo(&Path::new(&piped).join("env.json"));
+    let pipe = merge(&[&one, &piped]);
+    assert!(pipe.contains("not a regular file"), "{pipe}");
+    // A link in the output folder is replaced, not written through.
+    let out = path("linked");
+    fs::create_dir(&out).unwrap();
+    let shard_summary = Path::new(&one).join("summary.json");
+    let before = fs::read_to_string(&shard_summary).unwrap();
+    std::os::unix::fs::symlink(&shard_summary, Path::new(&out).join("summary.json")).unwrap();
+    run_ok(&["report", "merge", "-q", "-o", &out, &one, &two], 0);
+    assert_eq!(fs::read_to_string(&shard_summary).unwrap(), before);
+    let merged = summary_json(Path::new(&out));
+    assert_eq!(merged["records"], 1000);
+}

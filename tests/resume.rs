@@ -641,3 +641,38 @@ fn json_lines_whose_last_row_has_empty_cells_resume() {
         assert_eq!(jsonl_without_micros(&resumed), jsonl_without_micros(&whole));
     }
 }
+
+#[test]
+fn options_that_change_rows_are_kept_and_checked_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read(repo_datasets().join("sudoku/generated-1k.csv")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&text).unwrap();
+    let gz = gz.finish().unwrap();
+    // Cut short: the run writes the rows before the damage and stops, keeping its settings.
+    let input = dir.path().join("cut.csv.gz");
+    std::fs::write(&input, &gz[..gz.len() / 2]).unwrap();
+    let input = input.to_str().unwrap();
+    let part = dir.path().join("part.csv");
+    let part = part.to_str().unwrap();
+    let first = [
+        "sudoku",
+        "solve",
+        "-o",
+        part,
+        "--expected-column",
+        "solution",
+    ];
+    let out = run_in(&[&first[..], &["--size", "9", input]].concat());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let kept = std::fs::read_to_string(part).unwrap();
+    assert!(kept.lines().count() > 1, "{kept}");
+    let out = run_in(&["sudoku", "solve", "--resume", "-o", part, input]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("expected_column was solution, now none; size was 9, now none"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(part).unwrap(), kept);
+}

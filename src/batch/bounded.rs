@@ -53,6 +53,29 @@ pub fn read_file_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedRead
     Ok(read.bytes)
 }
 
+/// Like [`read_file_bounded`], for a file that must be a regular one (a report's or a
+/// run's own file): a named pipe, a device or a socket is refused at once, where reading
+/// it could wait forever for a writer or never end.
+pub fn read_regular_file_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // Opening a named pipe for reading waits for a writer unless it does not block.
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(BoundedReadError::Io(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is not a regular file (a named pipe, a device or a socket)",
+        )));
+    }
+    let read = read_bounded(file, limit)?;
+    if !read.whole {
+        return Err(BoundedReadError::TooLarge { limit });
+    }
+    Ok(read.bytes)
+}
+
 /// A number of bytes in words: `16 MiB`, `64 KiB`, `1 byte`, `100 bytes`.
 pub fn byte_size(bytes: u64) -> String {
     let plural = |n: u64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });

@@ -143,8 +143,9 @@ pub(crate) fn decode<'a>(
 }
 
 /// The fields of a CSV header whose chunk starts at physical line `first_line`, trimmed,
-/// or `None` when the chunk holds no record. Invalid UTF-8 is replaced, not refused: a
-/// header only has to name columns.
+/// or `None` when the chunk holds no record. Bytes that are not UTF-8 are written as
+/// `\xHH`, not refused: a header only has to name columns, and names that differ only in
+/// such bytes stay apart.
 pub(crate) fn csv_header(chunk: &RawChunk) -> Option<Vec<String>> {
     let mut header = None;
     csv_records(chunk, |_, record| {
@@ -152,12 +153,24 @@ pub(crate) fn csv_header(chunk: &RawChunk) -> Option<Vec<String>> {
             header = Some(
                 record
                     .fields()
-                    .map(|field| String::from_utf8_lossy(field).trim().to_string())
+                    .map(|field| column_name(field).trim().to_string())
                     .collect(),
             );
         }
     });
     header
+}
+
+/// A header field as text, each byte that is not UTF-8 written `\xHH`.
+fn column_name(field: &[u8]) -> String {
+    let mut name = String::with_capacity(field.len());
+    for chunk in field.utf8_chunks() {
+        name.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            name.push_str(&format!("\\x{byte:02X}"));
+        }
+    }
+    name
 }
 
 /// A chunk's bytes as text, if they are all UTF-8. A SIMD check: std's took 1.4% of a run
@@ -645,5 +658,16 @@ mod tests {
         ));
         assert_eq!(header.unwrap(), vec!["a", "b\nc"]);
         assert!(csv_header(&chunk_of(b"# nothing\n", 1, InputFormat::Csv, None)).is_none());
+    }
+
+    #[test]
+    fn header_names_keep_their_bytes_that_are_not_utf8_apart() {
+        let header = csv_header(&chunk_of(
+            b"a\xff,a\xfe,\xc3\xa9\n",
+            1,
+            InputFormat::Csv,
+            None,
+        ));
+        assert_eq!(header.unwrap(), vec!["a\\xFF", "a\\xFE", "\u{e9}"]);
     }
 }

@@ -23,7 +23,10 @@ mod shard;
 mod stats;
 
 pub(crate) use boundary::{lines as physical_lines, text_lines, without_line_ending};
-pub use bounded::{byte_size, read_bounded, read_file_bounded, Bounded, BoundedReadError, MIB};
+pub use bounded::{
+    byte_size, read_bounded, read_file_bounded, read_regular_file_bounded, Bounded,
+    BoundedReadError, MIB,
+};
 pub use cell::{push_csv_field, push_micros, push_number, push_one_decimal, push_short, Cell};
 pub(crate) use cutter::without_byte_order_mark;
 pub(crate) use input::{open_unless_stopped, with_stdin_rewound};
@@ -52,6 +55,33 @@ pub fn counted(n: usize, noun: &str) -> String {
     let s = if n == 1 { "" } else { "s" };
     format!("{n} {noun}{s}")
 }
+
+/// Column names as messages list them, joined by `sep`: a name that is empty or holds a
+/// control character (a line break) is quoted with escapes, a long one is cut, and the
+/// list is cut after [`COLUMNS_LISTED`] names.
+///
+/// ```
+/// use puzzlebench::batch::columns_in_words;
+/// let names = ["a".to_string(), "b\nc".to_string(), String::new()];
+/// assert_eq!(columns_in_words(&names, ", "), r#"a, "b\nc", """#);
+/// ```
+pub fn columns_in_words(names: &[String], sep: &str) -> String {
+    let mut words: Vec<String> = (names.iter().take(COLUMNS_LISTED))
+        .map(
+            |name| match name.is_empty() || name.chars().any(char::is_control) {
+                true => Excerpt::quoted(name).to_string(),
+                false => Excerpt::plain(name).to_string(),
+            },
+        )
+        .collect();
+    if names.len() > COLUMNS_LISTED {
+        words.push(format!("… ({} in all)", names.len()));
+    }
+    words.join(sep)
+}
+
+/// Column names a message lists, at most.
+pub const COLUMNS_LISTED: usize = 24;
 
 /// One cell of a result row.
 #[derive(Debug, Clone, PartialEq)]
@@ -243,7 +273,10 @@ pub enum JobError {
     #[error("{0}")]
     Unreadable(String),
     /// A CSV header lacks a column the job was told to read.
-    #[error("no column {name:?}; the header has {}", Excerpt::plain(&header.join(", ")))]
+    #[error(
+        "no column {name:?}; the header has {}",
+        columns_in_words(header, ", ")
+    )]
     MissingColumn {
         /// The column asked for.
         name: String,
@@ -384,7 +417,7 @@ pub enum BatchError {
         "cannot resume: the results file's rows have {fields} fields, but this command gives \
          {} columns ({})",
         expected.len(),
-        expected.join(",")
+        columns_in_words(expected, ",")
     )]
     ResumeWidth {
         /// Fields in the file's last row.
@@ -401,8 +434,8 @@ pub enum BatchError {
     /// The results file of a resumed run has other columns than the run gives.
     #[error(
         "cannot resume: the results file's columns are {}, but this command gives {}",
-        found.join(","),
-        expected.join(",")
+        columns_in_words(found, ","),
+        columns_in_words(expected, ",")
     )]
     ResumeColumns {
         /// The file's columns.
@@ -458,7 +491,13 @@ pub enum BatchError {
         source: JobError,
     },
     /// An input gives other result columns than the input that fixed the run's columns.
-    #[error("{}: its result columns ({}) differ from those of {} ({}); run them apart", input_in_words(path), columns.join(", "), input_in_words(fixed_by), fixed.join(", "))]
+    #[error(
+        "{}: its result columns ({}) differ from those of {} ({}); run them apart",
+        input_in_words(path),
+        columns_in_words(columns, ", "),
+        input_in_words(fixed_by),
+        columns_in_words(fixed, ", ")
+    )]
     Columns {
         /// The input as named by the user.
         path: String,

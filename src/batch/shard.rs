@@ -59,6 +59,18 @@ impl Shard {
         self.count
     }
 
+    /// How many of `total` records (numbered over all inputs) this shard holds.
+    ///
+    /// ```
+    /// use puzzlebench::batch::Shard;
+    /// let holds = |k, n, total| Shard::new(k, n).unwrap().records_of(total);
+    /// assert_eq!((holds(1, 3, 7), holds(2, 3, 7), holds(3, 3, 7)), (3, 2, 2));
+    /// assert_eq!(holds(5, u64::MAX, u64::MAX), 1);
+    /// ```
+    pub fn records_of(&self, total: u64) -> u64 {
+        total / self.count + u64::from(total % self.count > self.index)
+    }
+
     /// Whether record `index` (0-based over all inputs) is in this shard.
     pub fn holds(&self, index: u64) -> bool {
         index % self.count == self.index

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::batch::{read_file_bounded, BoundedReadError};
+use crate::batch::{read_regular_file_bounded, BoundedReadError};
 use crate::report::export::{create_folder, write_file};
 use crate::report::{EnvInfo, MAX_REPORT_FILE_BYTES};
 
@@ -81,7 +81,7 @@ impl SavedReport {
     pub fn load(dir: &Path) -> Result<Self, BenchError> {
         let read = |file: &str| -> Result<Vec<u8>, BenchError> {
             let path = dir.join(file);
-            read_file_bounded(&path, MAX_REPORT_FILE_BYTES).map_err(|e| BenchError::Read {
+            read_regular_file_bounded(&path, MAX_REPORT_FILE_BYTES).map_err(|e| BenchError::Read {
                 message: match e {
                     BoundedReadError::Io(e) => {
                         format!("{e} (a report folder of `puzzlebench bench` holds it)")
@@ -163,7 +163,7 @@ pub fn write_comparison(new: &SavedReport, comparison: &Comparison) -> Result<()
         .iter()
         .zip(CHART_TITLES)
         .filter_map(|(file, title)| {
-            let bytes = read_file_bounded(&dir.join(file), MAX_REPORT_FILE_BYTES).ok()?;
+            let bytes = read_regular_file_bounded(&dir.join(file), MAX_REPORT_FILE_BYTES).ok()?;
             Some((title, String::from_utf8(bytes).ok()?))
         })
         .collect();

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use crate::batch::{read_file_bounded, MIB};
+use crate::batch::{read_regular_file_bounded, MIB};
 use crate::report::export::{create_folder, write_file};
 
 use crate::puzzle::Kind;
@@ -24,7 +24,7 @@ pub(super) fn needs_making(dataset: &PlannedDataset) -> bool {
         return false;
     };
     // A stamp is a few lines: anything longer is not one, and is not read whole.
-    let cached = read_file_bounded(&stamp_path(&dataset.path), MIB)
+    let cached = read_regular_file_bounded(&stamp_path(&dataset.path), MIB)
         .is_ok_and(|bytes| bytes == stamp.as_bytes());
     !(cached && dataset.path.is_file())
 }

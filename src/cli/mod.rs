@@ -362,6 +362,14 @@ fn run_rows<J: Job>(
     }
     let mut settings = job.settings();
     settings.extend(options.budget.settings());
+    // Rows depend on it (longer lines are error rows), so merged shards must agree on it;
+    // listed only when set, to keep summaries short.
+    if args.max_line_bytes != batch::DEFAULT_MAX_LINE_BYTES {
+        settings.push((
+            "max_line_bytes".to_string(),
+            args.max_line_bytes.to_string(),
+        ));
+    }
     let summary = Summary::new(command, names, settings, &stats);
     if interactive && !args.quiet {
         to_stderr(&summary.to_text())?;

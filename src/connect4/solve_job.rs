@@ -552,12 +552,17 @@ impl Job for SolveJob {
     }
 
     fn settings(&self) -> Vec<(String, String)> {
-        vec![
+        let mut settings = vec![
             ("board".into(), format!("{}x{}", self.width, self.height)),
             ("weak".into(), self.weak.to_string()),
             ("table_mb".into(), self.table_mb.to_string()),
             ("book".into(), self.book.is_some().to_string()),
-        ]
+        ];
+        // Listed only when set, as the runs before it was listed did not have it.
+        if self.score_only {
+            settings.push(("score_only".into(), "true".into()));
+        }
+        settings
     }
 
     fn layout(

@@ -19,11 +19,38 @@ pub struct ExportError {
 }
 
 /// Writes `contents` to `path`; the error names the path.
+///
+/// The bytes go to a new file beside `path` that then takes its name: a full disk leaves
+/// the file as it was (or absent), never cut short, and a symbolic link at `path` is
+/// replaced, not written through (a merged report's folder holding a link to a merged
+/// shard's file). A device or a named pipe at `path` is written as it is.
 pub fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), ExportError> {
-    fs::write(path, contents).map_err(|source| ExportError {
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    let error = |source| ExportError {
         path: path.to_path_buf(),
         source,
-    })
+    };
+    if fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        return fs::write(path, contents).map_err(error);
+    }
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(".puzzlebench-")
+        .suffix(".partial")
+        .tempfile_in(folder)
+        .map_err(error)?;
+    // Readable by all, as a file written in place would be (a temporary file is not).
+    (file
+        .as_file()
+        .set_permissions(fs::Permissions::from_mode(0o644)))
+    .map_err(error)?;
+    file.write_all(contents.as_ref()).map_err(error)?;
+    file.persist(path).map_err(|e| error(e.error))?;
+    Ok(())
 }
 
 /// Creates folder `dir` and its parents; the error names the folder.

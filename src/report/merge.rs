@@ -19,7 +19,8 @@ use thiserror::Error;
 use super::export::{to_json, write_file, ExportError};
 use super::{EnvInfo, Summary};
 use crate::batch::{
-    byte_size, read_file_bounded, without_byte_order_mark, BoundedReadError, RunStats, Shard, MIB,
+    byte_size, counted, read_regular_file_bounded, without_byte_order_mark, BoundedReadError,
+    RunStats, Shard, MIB,
 };
 
 /// The file of a report folder that holds the latency histogram.
@@ -298,7 +299,7 @@ pub fn histogram_bytes(histogram: &Histogram<u64>) -> Vec<u8> {
 fn read_part(dir: &Path) -> Result<Part, MergeError> {
     let read = |name: &str| {
         let path = dir.join(name);
-        read_file_bounded(&path, MAX_REPORT_FILE_BYTES).map_err(|error| match error {
+        read_regular_file_bounded(&path, MAX_REPORT_FILE_BYTES).map_err(|error| match error {
             BoundedReadError::Io(source) => MergeError::Read { path, source },
             BoundedReadError::TooLarge { limit } => MergeError::Oversized { path, limit },
         })
@@ -485,7 +486,7 @@ fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
         .map(Option::transpose)
         .collect::<Result<_, _>>()?;
     let Some(count) = shards.iter().flatten().map(Shard::count).next() else {
-        return Ok(());
+        return check_partitions(parts);
     };
     let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
     for (part, shard) in parts.iter().zip(&shards) {
@@ -505,7 +506,8 @@ fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
     }
     // Every part is a distinct shard of `count`, so none is missing when there are `count`.
     if seen.len() as u64 == count {
-        return Ok(());
+        let shards: Vec<Shard> = shards.into_iter().flatten().collect();
+        return check_split(parts, &shards);
     }
     let missing: Vec<String> = (1..=count)
         .filter(|k| !seen.contains_key(k))
@@ -519,6 +521,60 @@ fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
         missing.join(", "),
         if left > 5 { ", …" } else { "" }
     )))
+}
+
+/// Checks that every shard holds the records one split of all of them gives it: shard K
+/// of N holds the records numbered K, K + N, K + 2N, …, so shards of one run over the
+/// same records are within one record of each other, the first ones the larger. Shards
+/// run over an input that changed in between are not.
+fn check_split(parts: &[Part], shards: &[Shard]) -> Result<(), MergeError> {
+    let mut total: u64 = 0;
+    for part in parts {
+        total =
+            (total.checked_add(part.summary.records)).ok_or_else(|| too_large(part, "records"))?;
+    }
+    for (part, shard) in parts.iter().zip(shards) {
+        let expected = shard.records_of(total);
+        if part.summary.records != expected {
+            return Err(MergeError::Shards(format!(
+                "shard {shard} ({}) holds {}, but one split of the shards' {} gives it {}:                  the shards did not read the same records (did an input change between them?)",
+                part.dir.display(),
+                counted(part.summary.records as usize, "record"),
+                counted(total as usize, "record"),
+                expected
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks parts that are not shards: each is the run over every record of its inputs, so
+/// two of them merge only as partitions that each read standard input (an engine's), and
+/// never as one folder given twice.
+fn check_partitions(parts: &[Part]) -> Result<(), MergeError> {
+    use std::os::unix::fs::MetadataExt;
+    let mut seen: BTreeMap<(u64, u64), &Path> = BTreeMap::new();
+    for part in parts {
+        let Ok(meta) = std::fs::metadata(&part.dir) else {
+            continue;
+        };
+        if let Some(earlier) = seen.insert((meta.dev(), meta.ino()), &part.dir) {
+            return Err(MergeError::Shards(format!(
+                "{} and {} are the same report folder: its records would count twice",
+                earlier.display(),
+                part.dir.display()
+            )));
+        }
+    }
+    let inputs = &parts[0].summary.inputs;
+    if let (true, Some(named)) = (parts.len() > 1, inputs.iter().find(|i| *i != "-")) {
+        return Err(MergeError::Shards(format!(
+            "{} and {} are not shards, and each ran over every record of {named}: its              records would count twice (merge the reports of --shard K/N runs, or of              partitions that read standard input)",
+            parts[0].dir.display(),
+            parts[1].dir.display()
+        )));
+    }
+    Ok(())
 }
 
 /// The summary of one run over every part's records.

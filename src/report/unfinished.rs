@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::resume::ResumeError;
-use crate::batch::{read_file_bounded, BoundedReadError};
+use crate::batch::{read_regular_file_bounded, BoundedReadError};
 
 /// Links followed to the results file at most, as the system follows them.
 const MAX_LINKS: usize = 40;
@@ -84,7 +84,7 @@ impl RunSettings {
             Ok(meta) if !meta.is_file() => return Err(refuse("it is not a regular file".into())),
             Ok(_) => {}
         }
-        let bytes = match read_file_bounded(path, MAX_BYTES) {
+        let bytes = match read_regular_file_bounded(path, MAX_BYTES) {
             Ok(bytes) => bytes,
             Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(refuse(format!("it {e}"))),

@@ -239,6 +239,17 @@ impl Job for SolveJob {
             ("algorithm".to_string(), self.algorithm.to_string()),
             ("limit".to_string(), self.limit.to_string()),
         ];
+        // Options left at their defaults are not listed: summaries stay short, and a run
+        // that set one differs from one that did not all the same.
+        if let Some(side) = self.side {
+            settings.push(("size".to_string(), side.to_string()));
+        }
+        if let Some(column) = &self.column {
+            settings.push(("column".to_string(), column.clone()));
+        }
+        if let Some(column) = &self.expected_column {
+            settings.push(("expected_column".to_string(), column.clone()));
+        }
         if self.limit == 1 {
             settings.push((
                 "note".to_string(),
@@ -660,6 +671,20 @@ impl Job for ShowJob {
             statuses.extend(Status::ALL.iter().map(|s| s.name()));
         }
         statuses
+    }
+
+    fn settings(&self) -> Vec<(String, String)> {
+        let mut settings = Vec::new();
+        if let Some(algorithm) = self.solve_with {
+            settings.push(("solve".to_string(), algorithm.to_string()));
+        }
+        if let Some(side) = self.side {
+            settings.push(("size".to_string(), side.to_string()));
+        }
+        if let Some(column) = &self.column {
+            settings.push(("column".to_string(), column.clone()));
+        }
+        settings
     }
 
     fn layout(
