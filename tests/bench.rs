@@ -285,7 +285,10 @@ fn an_external_program_that_agrees_passes_and_one_that_lies_fails() {
     ]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("1 record DISAGREE"), "{stdout}");
+    assert!(
+        stdout.contains("1 DISAGREEMENT (listed in the report)"),
+        "{stdout}"
+    );
 
     let dir = report_dir(&reports);
     let json: serde_json::Value =
@@ -1195,4 +1198,69 @@ fn a_named_pipe_among_the_datasets_folder_files_is_refused_not_skipped() {
         "{stderr}"
     );
     assert!(!dir.path().join("reports").exists());
+}
+
+#[test]
+fn names_that_would_mix_measurements_and_a_folder_that_cannot_be_made_are_refused_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (puzzles, _) = puzzles_and_solutions(tmp.path(), 5);
+    let suite = suite_over(tmp.path(), &puzzles);
+    let reports = tmp.path().join("reports");
+    let bench = |more: &[&str]| {
+        let mut args = vec![
+            "bench",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--reports",
+            reports.to_str().unwrap(),
+            "--quick",
+            "-q",
+        ];
+        args.extend(more);
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(2), "{more:?}");
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let twice = bench(&["--external", "e=cat", "--external", "e=cat"]);
+    assert!(twice.contains("--external \"e\" is named twice"), "{twice}");
+    let algorithm = bench(&["--external", "dlx=cat"]);
+    assert!(
+        algorithm.contains("the name of an algorithm"),
+        "{algorithm}"
+    );
+    let long = "x".repeat(300);
+    let label = bench(&["--label", &long]);
+    assert!(label.contains("File name too long"), "{label}");
+    assert!(
+        !label.contains("records/s"),
+        "refused before measuring: {label}"
+    );
+    assert_eq!(fs::read_dir(&reports).unwrap().count(), 0, "no folder left");
+    let file = tmp.path().join("a-file");
+    fs::write(&file, "").unwrap();
+    let output = run(&[
+        "bench",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--reports",
+        file.to_str().unwrap(),
+        "--quick",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("Not a directory") && !stderr.contains("records/s"),
+        "{stderr}"
+    );
+    // A generated file named as the stamp of another.
+    let stamped = tmp.path().join("stamped.toml");
+    fs::write(
+        &stamped,
+        "name = \"g\"\n[[set]]\nkind = \"sudoku\"\ngenerate = { file = \"a.txt.stamp\", count = 3 }\nalgorithms = [\"fast\"]\n",
+    )
+    .unwrap();
+    let output = run(&["bench", "--suite", stamped.to_str().unwrap(), "--quick"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("ends in .stamp"), "{stderr}");
 }

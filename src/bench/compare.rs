@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::export::{to_json, Column, Table};
+use crate::report::export::{markdown_code, markdown_text, to_json, Column, Table};
 use crate::report::EnvInfo;
 
 use super::charts::RatioBar;
@@ -325,12 +325,14 @@ impl Comparison {
     /// `compare.md`.
     pub fn to_markdown(&self) -> String {
         let mut md = format!(
-            "# puzzlebench bench compare\n\nold: `{}`\n\nnew: `{}`\n\n{}\n\n",
-            self.old,
-            self.new,
+            "# puzzlebench bench compare\n\nold: {}\n\nnew: {}\n\n{}\n\n",
+            markdown_code(&self.old),
+            markdown_code(&self.new),
             self.headline()
         );
+        // Notes name datasets and programs: shown as text, on one line each.
         for note in self.notes() {
+            let note = markdown_text(&note).replace(['\n', '\r'], " ");
             md.push_str(&format!("- **{note}**\n"));
         }
         md.push_str(&format!(
@@ -419,7 +421,11 @@ fn differences(old: Side<'_>, new: Side<'_>) -> Vec<Difference> {
         ("CPU", a.cpu_model.clone(), b.cpu_model.clone()),
         ("cores", a.cores.to_string(), b.cores.to_string()),
         ("OS", a.os.clone(), b.os.clone()),
-        ("bench options", options(&a.command), options(&b.command)),
+        (
+            "bench command line",
+            options(&a.command),
+            options(&b.command),
+        ),
     ];
     facts
         .into_iter()

@@ -60,11 +60,9 @@ pub(super) fn make(
     if let Some(folder) = dataset.path.parent() {
         create_folder(folder)?;
     }
-    // Written aside and renamed, so that an interrupted run never leaves half a file that
-    // a later run would take for the whole one.
-    let partial = dataset.path.with_extension("partial");
-    write_file(&partial, data)?;
-    std::fs::rename(&partial, &dataset.path).map_err(|e| fail(e.to_string()))?;
+    // `write_file` writes aside and renames, so an interrupted run never leaves half a file
+    // that a later run would take for the whole one.
+    write_file(&dataset.path, data)?;
     write_file(&stamp_path(&dataset.path), stamp)?;
     Ok(true)
 }

@@ -36,7 +36,9 @@ pub use gate::{parse_percentage, BaselineOutcome, Baselines, Gate, Judged, Perce
 pub use measure::{Effort, Timing};
 pub use page::bench_page;
 pub use report::{BenchSummary, Interrupted, RunSamples};
-pub use run::{run_plan, Disagreement, Event, External, Externals, PlanRun, RunResult};
+pub use run::{
+    check_external_names, run_plan, Disagreement, Event, External, Externals, PlanRun, RunResult,
+};
 pub use spread::{median_interval, outliers, ratio_interval};
 pub use stats::{latency_cdf, summary_rows, SummaryRow};
 pub use suite::{

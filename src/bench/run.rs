@@ -105,6 +105,27 @@ impl Externals {
     }
 }
 
+/// Refuses `--external` programs that share a name with each other or with an algorithm of
+/// the plan: their measurements would share a row of the report, and a comparison would
+/// take one for the other.
+pub fn check_external_names(externals: &[External], plan: &Plan) -> Result<(), BenchError> {
+    for (i, external) in externals.iter().enumerate() {
+        let name = &external.name;
+        if externals[..i].iter().any(|earlier| &earlier.name == name) {
+            return Err(BenchError::Plan(format!(
+                "--external {name:?} is named twice: give each program its own name"
+            )));
+        }
+        if (plan.datasets.iter().flat_map(|d| &d.algorithms)).any(|a| a == name) {
+            return Err(BenchError::Plan(format!(
+                "--external {name:?} has the name of an algorithm the suite measures: give \
+                 the program another name"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// One algorithm (or external program) measured on one dataset with one thread count.
 #[derive(Debug, Clone)]
 pub struct RunResult {

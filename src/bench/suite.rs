@@ -148,6 +148,13 @@ impl GeneratedFile {
                 "generate: file must be a plain file name (letters, digits, - _ .), not {file:?}"
             ));
         }
+        // `NAME.stamp` is where the stamp of a generated `NAME` is kept.
+        if file.ends_with(".stamp") {
+            return Err(format!(
+                "generate: file {file:?} ends in .stamp, which names the stamps kept beside \
+                 generated files: choose another name"
+            ));
+        }
         Ok(GeneratedFile { file, keys: table })
     }
 }

@@ -85,20 +85,35 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     // reported. A second one exits at once.
     let interruption = Interruption::install().context("cannot install the signal handlers")?;
     let stop = interruption.flag();
-    let run = bench::run_plan(&plan, &args.externals.timed(), Some(&stop), &mut on_event)?;
-    if run.interrupted && mid_line.get() {
-        say("\n");
-    }
-    if run.interrupted && run.results.is_empty() {
-        say("puzzlebench: interrupted before any measurement was done: no report written\n");
-        return Ok(ExitCode::from(interruption.exit_code()));
-    }
-    let summary = BenchSummary::of_run(&plan.name, &run);
-    let results = &run.results;
+    let externals = args.externals.timed();
+    bench::check_external_names(&externals, &plan)?;
     let threads = plan.threads.iter().copied().max().unwrap_or(1);
     let env = EnvInfo::collect(threads, command_line());
     let label = args.label.as_deref().unwrap_or(&plan.name);
+    // Made before measuring: a folder that cannot be made (`--reports` a file, a label too
+    // long for a name) is said at once, not after the measurements, which it would lose.
     let dir = bench::report_folder(&args.reports, &env, label)?;
+    let run = bench::run_plan(&plan, &externals, Some(&stop), &mut on_event);
+    let run = match run {
+        Ok(run) if !(run.interrupted && run.results.is_empty()) => run,
+        Ok(_) => {
+            let _ = std::fs::remove_dir(&dir);
+            if mid_line.get() {
+                say("\n");
+            }
+            say("puzzlebench: interrupted before any measurement was done: no report written\n");
+            return Ok(ExitCode::from(interruption.exit_code()));
+        }
+        Err(error) => {
+            let _ = std::fs::remove_dir(&dir);
+            return Err(error.into());
+        }
+    };
+    if run.interrupted && mid_line.get() {
+        say("\n");
+    }
+    let summary = BenchSummary::of_run(&plan.name, &run);
+    let results = &run.results;
     bench::write_report(&dir, &summary, results, &env)?;
     let seconds = started.elapsed().as_secs_f64();
     let closing = summary.closing_line(seconds, &dir);

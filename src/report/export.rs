@@ -209,10 +209,15 @@ impl Table {
     }
 
     /// Plain text: the heading line, then one line per row, cells padded to their
-    /// column's width and separated by a space.
+    /// column's width and separated by a space. A cell holding a control character (a
+    /// line break or a tab in a file name) is written with escapes, on its line.
     pub fn to_text(&self) -> String {
         let line = |cells: &mut dyn Iterator<Item = &str>| {
             let padded: Vec<String> = cells
+                .map(|cell| match cell.chars().any(char::is_control) {
+                    true => std::borrow::Cow::Owned(cell.escape_debug().to_string()),
+                    false => std::borrow::Cow::Borrowed(cell),
+                })
                 .zip(&self.columns)
                 .map(|(cell, column)| match column.align {
                     Align::Left => format!("{cell:<width$}", width = column.width),
