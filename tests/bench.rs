@@ -307,7 +307,7 @@ fn an_external_program_that_agrees_passes_and_one_that_lies_fails() {
     assert_eq!(listed[0]["got"], solutions[6].as_str());
     assert_eq!(listed[0]["reference"], "dlx ×1");
     let md = fs::read_to_string(dir.join("summary.md")).unwrap();
-    assert!(md.contains("**1 records disagree**"), "{md}");
+    assert!(md.contains("**1 answer disagrees**"), "{md}");
     assert!(md.contains("| puzzles.txt | liar |  | 7 | solved "), "{md}");
 }
 

@@ -371,7 +371,7 @@ fn cli_csv_carries_columns_through_and_threads_do_not_change_results() {
     assert_eq!(cell(&header, &rows[2], "status"), "error");
     assert_eq!(
         cell(&header, &rows[2], "error"),
-        "character 'x' at column 3 is not a column number"
+        "column \"moves\": character 'x' at column 3 is not a column number"
     );
     assert_eq!(cell(&header, &rows[2], "id"), "g3");
 
@@ -405,4 +405,24 @@ fn cli_csv_carries_columns_through_and_threads_do_not_change_results() {
     let one = validate("1");
     assert_eq!(one.lines().count(), 20_001);
     assert_eq!(one, validate("2"));
+}
+
+#[test]
+fn an_empty_moves_cell_is_named_by_its_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("games.csv");
+    std::fs::write(&csv, "id,moves,extra\ng2,,b\n").unwrap();
+    let output = run(&[
+        "connect4",
+        "validate",
+        csv.to_str().unwrap(),
+        "--column",
+        "moves",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let (header, rows) = parse_csv(&String::from_utf8(output.stdout).unwrap());
+    assert_eq!(
+        cell(&header, &rows[0], "error"),
+        "column \"moves\" holds no moves"
+    );
 }

@@ -73,8 +73,10 @@ impl Progress for TerminalProgress {
         } else {
             0.0
         };
-        self.bar
-            .set_message(format!("{records} records, {rate:.0}/s"));
+        self.bar.set_message(format!(
+            "{}, {rate:.0}/s",
+            super::counted(records as usize, "record")
+        ));
     }
 
     fn finish(&self) {

@@ -27,6 +27,12 @@ pub enum ShardError {
     /// The text is not of the form `K/N`.
     #[error("shard {0:?} is not K/N (e.g. 2/8: the second of eight shards)")]
     Syntax(String),
+    /// N is 0.
+    #[error("shard {k}/0: N is how many shards there are, at least 1")]
+    NoShards {
+        /// The shard asked for.
+        k: u64,
+    },
     /// K is 0 or greater than N.
     #[error("shard {k}/{n}: K counts from 1 to N, so {k} is not a shard of {n}")]
     OutOfRange {
@@ -40,6 +46,9 @@ pub enum ShardError {
 impl Shard {
     /// Shard `k` (1-based) of `n`.
     pub fn new(k: u64, n: u64) -> Result<Shard, ShardError> {
+        if n == 0 {
+            return Err(ShardError::NoShards { k });
+        }
         if k == 0 || k > n {
             return Err(ShardError::OutOfRange { k, n });
         }
@@ -57,18 +66,6 @@ impl Shard {
     /// Shards in all (`N`).
     pub fn count(&self) -> u64 {
         self.count
-    }
-
-    /// How many of `total` records (numbered over all inputs) this shard holds.
-    ///
-    /// ```
-    /// use puzzlebench::batch::Shard;
-    /// let holds = |k, n, total| Shard::new(k, n).unwrap().records_of(total);
-    /// assert_eq!((holds(1, 3, 7), holds(2, 3, 7), holds(3, 3, 7)), (3, 2, 2));
-    /// assert_eq!(holds(5, u64::MAX, u64::MAX), 1);
-    /// ```
-    pub fn records_of(&self, total: u64) -> u64 {
-        total / self.count + u64::from(total % self.count > self.index)
     }
 
     /// Whether record `index` (0-based over all inputs) is in this shard.
@@ -129,6 +126,10 @@ mod tests {
         assert_eq!(
             "3/2".parse::<Shard>().unwrap_err().to_string(),
             "shard 3/2: K counts from 1 to N, so 3 is not a shard of 2"
+        );
+        assert_eq!(
+            "1/0".parse::<Shard>().unwrap_err().to_string(),
+            "shard 1/0: N is how many shards there are, at least 1"
         );
         assert!(matches!(
             "0/2".parse::<Shard>(),

@@ -1,6 +1,7 @@
 //! `report.html` of a benchmark: the verdict, the comparison with an earlier run when there
 //! is one, the results table (sortable), the charts, the disagreements and the environment.
 
+use crate::batch::counted;
 use crate::report::export::{Column, Table};
 use crate::report::html::Page;
 use crate::report::EnvInfo;
@@ -45,7 +46,11 @@ pub fn bench_page(
     } else {
         page.paragraph(
             "bad",
-            &format!("{total} records disagree: listed under Disagreements."),
+            &format!(
+                "{} {}: listed under Disagreements.",
+                counted(total as usize, "answer"),
+                if total == 1 { "disagrees" } else { "disagree" }
+            ),
         );
     }
     for row in summary.runs.iter().filter(|r| !r.failure.is_empty()) {

@@ -143,7 +143,11 @@ impl BenchSummary {
         md.push_str(&if total == 0 {
             "Every run agrees with the first run on its dataset, record by record.\n\n".to_string()
         } else {
-            format!("**{total} records disagree** — listed at the end.\n\n")
+            format!(
+                "**{} {}** — listed at the end.\n\n",
+                counted(total as usize, "answer"),
+                if total == 1 { "disagrees" } else { "disagree" }
+            )
         });
         for row in self.runs.iter().filter(|r| !r.failure.is_empty()) {
             md.push_str(&format!(

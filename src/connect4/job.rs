@@ -10,7 +10,7 @@ use crate::budget::Meter;
 use crate::puzzle::{read_keys, Puzzle, PuzzleError};
 
 use super::board::{board_fits, BoardSizeError};
-use super::notation::{GameLog, Notation};
+use super::notation::{GameLog, Notation, NotationError};
 use super::replay::{push_cell_name, replay, AfterEnd, Status, Verdict};
 
 /// Board columns by default (the classic 7×6 board).
@@ -194,6 +194,8 @@ pub struct ValidateJob {
 #[derive(Debug, Clone, Default)]
 pub struct ValidateLayout {
     moves: usize,
+    /// The moves column's name in the header (empty for lines), for messages.
+    name: String,
 }
 
 /// The state a [`ValidateJob`] keeps on each worker thread: a game log and the buffers of
@@ -269,7 +271,8 @@ impl Job for ValidateJob {
                 0
             }
         };
-        Ok(ValidateLayout { moves })
+        let name = header.get(moves).cloned().unwrap_or_default();
+        Ok(ValidateLayout { moves, name })
     }
 
     fn read_columns(&self, layout: &ValidateLayout) -> Vec<usize> {
@@ -397,10 +400,16 @@ impl ValidateJob {
         };
         let log = &mut worker.log;
         if let Err(error) = log.parse_into(text, self.notation) {
+            // In a CSV record, the field is named: "column 3" alone reads as a CSV column.
+            let error = match (record.content, error) {
+                (RecordContent::Line(_), error) => error.to_string(),
+                (_, NotationError::Empty) => format!("column {:?} holds no moves", layout.name),
+                (_, error) => format!("column {:?}: {error}", layout.name),
+            };
             return Ok(Err(Outcome {
                 status: ERROR_STATUS,
                 failed: true,
-                error: error.to_string(),
+                error,
                 values: vec![Value::Empty; self.columns(layout).len()],
             }));
         }

@@ -100,7 +100,10 @@ impl GameLog {
         // without the colour and separator searches (5% of validating such an archive).
         let only_digits = text.bytes().all(|b| b.is_ascii_digit());
         let notation = match notation {
-            Notation::Auto if !only_digits && text.contains('_') => Notation::Colors,
+            // A list (`[…]`) is the colour notation's, even one that holds no moves.
+            Notation::Auto if !only_digits && (text.contains('_') || text.starts_with('[')) => {
+                Notation::Colors
+            }
             Notation::Auto => Notation::Digits,
             other => other,
         };
@@ -561,6 +564,11 @@ mod tests {
 
     #[test]
     fn a_list_of_colours_is_closed() {
+        // An empty list is a game without moves, not a bad digit.
+        assert_eq!(
+            GameLog::parse("[]", Notation::Auto),
+            Err(NotationError::Empty)
+        );
         assert_eq!(
             GameLog::parse(r#"["D_Red", "E_Yellow""#, Notation::Auto),
             Err(NotationError::UnclosedList)

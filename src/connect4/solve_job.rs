@@ -220,7 +220,10 @@ pub struct SolveOptions {
     /// The board.
     #[command(flatten)]
     pub board: BoardSettings,
-    /// Only win, draw or loss (a narrower search, faster); `score` is left empty.
+    /// Only win, draw or loss; `score` is left empty. With --score-only a narrower search,
+    /// faster; otherwise `best_moves` lists every move that keeps the result, each proved,
+    /// which in a won position can cost far more than a full solve (that needs only the
+    /// fastest wins).
     #[arg(long)]
     pub weak: bool,
     /// Transposition table per worker thread, in MiB at most (each search starts at 1 MiB

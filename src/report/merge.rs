@@ -534,7 +534,7 @@ fn check_split(parts: &[Part], shards: &[Shard]) -> Result<(), MergeError> {
             (total.checked_add(part.summary.records)).ok_or_else(|| too_large(part, "records"))?;
     }
     for (part, shard) in parts.iter().zip(shards) {
-        let expected = shard.records_of(total);
+        let expected = shard.records_in(0, total);
         if part.summary.records != expected {
             return Err(MergeError::Shards(format!(
                 "shard {shard} ({}) holds {}, but one split of the shards' {} gives it {}:                  the shards did not read the same records (did an input change between them?)",

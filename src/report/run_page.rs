@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use crate::batch::counted;
+
 use plotters::prelude::*;
 
 use super::export::{Column, ExportError, Table};
@@ -21,11 +23,11 @@ pub fn run_page(
     page.paragraph(
         "",
         &format!(
-            "{} records in {:.3} s ({:.0} records/s, {} threads) · {} · {}",
-            summary.records,
+            "{} in {:.3} s ({:.0} records/s, {}) · {} · {}",
+            counted(summary.records as usize, "record"),
             summary.wall_seconds,
             summary.records_per_second,
-            summary.threads,
+            counted(summary.threads, "thread"),
             summary.inputs.join(", "),
             date
         ),
@@ -34,8 +36,8 @@ pub fn run_page(
         page.paragraph(
             "bad",
             &format!(
-                "Interrupted: the first {} records done, the rest not read.",
-                summary.records
+                "Interrupted: the first {} done, the rest not read.",
+                counted(summary.records as usize, "record")
             ),
         );
     }

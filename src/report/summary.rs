@@ -5,7 +5,7 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::batch::{latency_histogram, LatencySummary, RunStats};
+use crate::batch::{counted, latency_histogram, LatencySummary, RunStats};
 
 use super::export::{to_json, Column, Table};
 
@@ -281,8 +281,8 @@ impl Summary {
         let mut text = String::new();
         if self.interrupted {
             text.push_str(&format!(
-                "interrupted: the first {} records done, the rest not read\n",
-                self.records
+                "interrupted: the first {} done, the rest not read\n",
+                counted(self.records as usize, "record")
             ));
         }
         if self.resumed_rows > 0 {
@@ -298,11 +298,11 @@ impl Summary {
             ));
         }
         text += &format!(
-            "{} records in {:.3} s ({:.0} records/s, {} threads): {}\n",
-            self.records,
+            "{} in {:.3} s ({:.0} records/s, {}): {}\n",
+            counted(self.records as usize, "record"),
             self.wall_seconds,
             self.records_per_second,
-            self.threads,
+            counted(self.threads, "thread"),
             if counts.is_empty() {
                 "nothing to do".to_string()
             } else {
