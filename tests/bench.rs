@@ -1236,6 +1236,12 @@ fn names_that_would_mix_measurements_and_a_folder_that_cannot_be_made_are_refuse
         "refused before measuring: {label}"
     );
     assert_eq!(fs::read_dir(&reports).unwrap().count(), 0, "no folder left");
+    // A baseline folder that holds no report is said before measuring, and kept.
+    fs::create_dir_all(reports.join("baselines/main")).unwrap();
+    let baseline = bench(&["--baseline", "main"]);
+    assert!(baseline.contains("has no summary.json"), "{baseline}");
+    assert!(reports.join("baselines/main").is_dir());
+    fs::remove_dir_all(reports.join("baselines")).unwrap();
     let file = tmp.path().join("a-file");
     fs::write(&file, "").unwrap();
     let output = run(&[

@@ -137,7 +137,7 @@ mod tests {
         ));
         assert!(matches!(
             "1/0".parse::<Shard>(),
-            Err(ShardError::OutOfRange { .. })
+            Err(ShardError::NoShards { k: 1 })
         ));
         assert_eq!(
             "two".parse::<Shard>().unwrap_err().to_string(),

@@ -91,6 +91,27 @@ pub struct BaselineOutcome {
 }
 
 impl Baselines {
+    /// Checks, before anything is measured, that the baseline to compare with is one: a
+    /// folder without its `summary.json`, or with one that does not read, would be found
+    /// only after every measurement (and the folder taken for no baseline at all).
+    pub fn check(&self, reports: &Path) -> Result<(), BenchError> {
+        let Some(name) = &self.baseline else {
+            return Ok(());
+        };
+        let kept = baseline_folder(reports, name);
+        if !kept.exists() {
+            return Ok(());
+        }
+        if !kept.join("summary.json").is_file() {
+            return Err(BenchError::Plan(format!(
+                "baseline {name}: {} has no summary.json, so it is no report to compare \
+                 with: delete the folder to keep this run as the baseline",
+                kept.display()
+            )));
+        }
+        SavedReport::load(&kept).map(|_| ())
+    }
+
     /// Compares the report in `dir` with its baseline under `reports` (or keeps it as that
     /// baseline when there is none yet), and keeps it under `--save-baseline`'s name.
     pub fn apply(&self, dir: &Path, reports: &Path) -> Result<BaselineOutcome, BenchError> {

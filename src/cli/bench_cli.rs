@@ -87,17 +87,27 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
     let stop = interruption.flag();
     let externals = args.externals.timed();
     bench::check_external_names(&externals, &plan)?;
+    args.baselines.check(&args.reports)?;
     let threads = plan.threads.iter().copied().max().unwrap_or(1);
     let env = EnvInfo::collect(threads, command_line());
     let label = args.label.as_deref().unwrap_or(&plan.name);
     // Made before measuring: a folder that cannot be made (`--reports` a file, a label too
     // long for a name) is said at once, not after the measurements, which it would lose.
+    let reports_existed = args.reports.exists();
     let dir = bench::report_folder(&args.reports, &env, label)?;
+    // Without a measurement there is no report: the folders made for it go again (each
+    // only if empty, as `remove_dir` leaves a folder that holds anything).
+    let remove_folders = || {
+        let _ = std::fs::remove_dir(&dir);
+        if !reports_existed {
+            let _ = std::fs::remove_dir(&args.reports);
+        }
+    };
     let run = bench::run_plan(&plan, &externals, Some(&stop), &mut on_event);
     let run = match run {
         Ok(run) if !(run.interrupted && run.results.is_empty()) => run,
         Ok(_) => {
-            let _ = std::fs::remove_dir(&dir);
+            remove_folders();
             if mid_line.get() {
                 say("\n");
             }
@@ -105,7 +115,7 @@ pub(super) fn run_bench(args: BenchArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(interruption.exit_code()));
         }
         Err(error) => {
-            let _ = std::fs::remove_dir(&dir);
+            remove_folders();
             return Err(error.into());
         }
     };
