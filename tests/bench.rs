@@ -1258,6 +1258,25 @@ fn names_that_would_mix_measurements_and_a_folder_that_cannot_be_made_are_refuse
         stderr.contains("Not a directory") && !stderr.contains("records/s"),
         "{stderr}"
     );
+    // A table that cannot be written says where it was going.
+    let full = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(["bench", "--suite", suite.to_str().unwrap(), "--reports"])
+        .arg(&reports)
+        .args(["--quick", "-q"])
+        .stdout(
+            fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(full.status.code(), Some(2));
+    let stderr = String::from_utf8(full.stderr).unwrap();
+    assert!(
+        stderr.contains("cannot write the table to standard output: No space left"),
+        "{stderr}"
+    );
     // A generated file named as the stamp of another.
     let stamped = tmp.path().join("stamped.toml");
     fs::write(

@@ -910,6 +910,16 @@ fn merge_refuses_records_that_would_count_twice_or_come_from_other_records() {
         &["report", "merge", "-q", "-o", &path("fine"), &one, &two],
         0,
     );
+    // A bench report is named as one.
+    let bench = path("bench-report");
+    fs::create_dir(&bench).unwrap();
+    fs::write(
+        Path::new(&bench).join("summary.json"),
+        r#"{"suite": "s", "runs": []}"#,
+    )
+    .unwrap();
+    let named = merge(&[&one, &bench]);
+    assert!(named.contains("is a `puzzlebench bench` report"), "{named}");
     // A named pipe among a report's files is refused, not waited on.
     let piped = path("piped");
     copy_report(Path::new(&two), Path::new(&piped));

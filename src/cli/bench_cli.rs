@@ -162,7 +162,9 @@ fn show(text: &str) -> Result<()> {
         .write_all(text.as_bytes())
         .and_then(|()| io::stdout().lock().flush());
     match written {
-        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(error.into()),
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(error).context("cannot write the table to standard output"))
+        }
         _ => Ok(()),
     }
 }

@@ -94,6 +94,16 @@ pub enum MergeError {
         /// The most a report file may hold, in bytes.
         limit: u64,
     },
+    /// A folder is a `bench` report, not a batch run's.
+    #[error(
+        "{} is a `puzzlebench bench` report: report merge takes the --report folders of \
+         batch commands (sudoku solve, connect4 validate, …)",
+        dir.display()
+    )]
+    BenchReport {
+        /// The folder.
+        dir: PathBuf,
+    },
     /// A file is not what a puzzlebench report holds.
     #[error("{} is not a puzzlebench report file: {message}", path.display())]
     Format {
@@ -311,8 +321,18 @@ fn read_part(dir: &Path) -> Result<Part, MergeError> {
     // A byte order mark, which some editors add to a JSON file they save, is no part of
     // its text.
     let summary = read("summary.json")?;
-    let mut summary: Summary = serde_json::from_slice(without_byte_order_mark(&summary))
-        .map_err(|e| format("summary.json", e.to_string()))?;
+    let summary_text = without_byte_order_mark(&summary);
+    let mut summary: Summary = serde_json::from_slice(summary_text).map_err(|e| {
+        // A `bench` report has a `suite` where a run's has its `command`.
+        let bench = serde_json::from_slice::<Json>(summary_text)
+            .is_ok_and(|json| json.get("suite").is_some() && json.get("command").is_none());
+        match bench {
+            true => MergeError::BenchReport {
+                dir: dir.to_path_buf(),
+            },
+            false => format("summary.json", e.to_string()),
+        }
+    })?;
     let env = read("env.json")?;
     let env = part_env(without_byte_order_mark(&env)).map_err(|e| format("env.json", e))?;
     let bytes = read(HISTOGRAM_FILE)?;
