@@ -19,8 +19,8 @@ use thiserror::Error;
 use super::export::{to_json, write_file, ExportError};
 use super::{EnvInfo, Summary};
 use crate::batch::{
-    byte_size, counted, read_regular_file_bounded, without_byte_order_mark, BoundedReadError,
-    RunStats, Shard, MIB,
+    byte_size, counted, read_regular_file_bounded, same_file, without_byte_order_mark,
+    BoundedReadError, RunStats, Shard, MIB,
 };
 
 /// The file of a report folder that holds the latency histogram.
@@ -572,16 +572,11 @@ fn check_split(parts: &[Part], shards: &[Shard]) -> Result<(), MergeError> {
 /// two of them merge only as partitions that each read standard input (an engine's), and
 /// never as one folder given twice.
 fn check_partitions(parts: &[Part]) -> Result<(), MergeError> {
-    use std::os::unix::fs::MetadataExt;
-    let mut seen: BTreeMap<(u64, u64), &Path> = BTreeMap::new();
-    for part in parts {
-        let Ok(meta) = std::fs::metadata(&part.dir) else {
-            continue;
-        };
-        if let Some(earlier) = seen.insert((meta.dev(), meta.ino()), &part.dir) {
+    for (i, part) in parts.iter().enumerate() {
+        if let Some(earlier) = parts[..i].iter().find(|e| same_file(&e.dir, &part.dir)) {
             return Err(MergeError::Shards(format!(
                 "{} and {} are the same report folder: its records would count twice",
-                earlier.display(),
+                earlier.dir.display(),
                 part.dir.display()
             )));
         }
