@@ -314,6 +314,108 @@ fn show_prints_blocks_beside_solutions() {
     assert_eq!(lines[4], "---+---+---    ---+---+---");
 }
 
+#[test]
+fn grids_from_36x36_on_are_solved_as_lines_of_numbers() {
+    for (file, side) in [
+        ("sudoku/generated-36x36-10.csv", 36),
+        ("sudoku/generated-49x49-4.csv", 49),
+    ] {
+        let path = repo_datasets().join(file);
+        let (input_header, inputs) = parse_csv(&std::fs::read_to_string(&path).unwrap());
+        let output = run(&["sudoku", "solve", path.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{file}");
+        let (header, rows) = parse_csv(&stdout(&output));
+        assert_eq!(rows.len(), inputs.len(), "{file}");
+        for (row, input) in rows.iter().zip(&inputs) {
+            assert_eq!(cell(&header, row, "status"), "solved", "{file}");
+            assert_eq!(cell(&header, row, "expected"), "match", "{file}");
+            let puzzle = Grid::from_line(cell(&input_header, input, "puzzle"), None).unwrap();
+            let solution = Grid::from_line(cell(&header, row, "solution"), None).unwrap();
+            assert_eq!((puzzle.side(), solution.side()), (side, side));
+            check_solution(&puzzle, &solution).unwrap();
+        }
+    }
+}
+
+#[test]
+fn bad_lines_of_numbers_say_which_number_and_where() {
+    let path = repo_datasets().join("sudoku/generated-36x36-10.csv");
+    let (input_header, inputs) = parse_csv(&std::fs::read_to_string(&path).unwrap());
+    let puzzle = cell(&input_header, &inputs[0], "puzzle");
+    let mut numbers: Vec<&str> = puzzle.split(' ').collect();
+    let column = numbers[..10].iter().map(|n| n.len() + 1).sum::<usize>() + 1;
+    numbers[10] = "37";
+    let bad = numbers.join(" ");
+    let short = puzzle.rsplit_once(' ').unwrap().0;
+    let characters = "1".repeat(36 * 36);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.txt");
+    std::fs::write(&file, [puzzle, &bad, short, &characters, puzzle].join("\n")).unwrap();
+    let output = run(&["sudoku", "solve", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let (header, rows) = parse_csv(&stdout(&output));
+    let got: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (cell(&header, r, "status"), cell(&header, r, "error")))
+        .collect();
+    let bad_number = format!(
+        "bad number \"37\" (number 11, at column {column}): a 36×36 grid takes 1-36, and . or 0 \
+         for a blank"
+    );
+    assert_eq!(
+        got,
+        [
+            ("solved", ""),
+            ("error", bad_number.as_str()),
+            (
+                "error",
+                "the line has 1295 numbers; a grid has 16 (4×4), 81 (9×9), 256 (16×16), 625 \
+                 (25×25), 1296 (36×36), 2401 (49×49), 4096 (64×64), 6561 (81×81) or 10000 \
+                 (100×100)"
+            ),
+            (
+                "error",
+                "the line has 1296 characters; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or \
+                 625 (25×25); a larger grid is written as numbers separated by spaces"
+            ),
+            ("solved", ""),
+        ]
+    );
+    // A mismatch names the digits as numbers.
+    let solution = cell(&input_header, &inputs[0], "solution");
+    let mut wrong: Vec<&str> = solution.split(' ').collect();
+    let (first, second) = (wrong[0], wrong[1]);
+    wrong.swap(0, 1);
+    let csv = dir.path().join("big.csv");
+    std::fs::write(
+        &csv,
+        format!("puzzle,solution\n{puzzle},{}\n", wrong.join(" ")),
+    )
+    .unwrap();
+    let output = run(&["sudoku", "solve", csv.to_str().unwrap()]);
+    let (header, rows) = parse_csv(&stdout(&output));
+    assert_eq!(
+        cell(&header, &rows[0], "error"),
+        format!(
+            "the solution differs from column \"solution\" first at row 1, column 1: {first}, \
+             expected {second}"
+        )
+    );
+    // `show` draws the numbers in columns, boxes apart.
+    let output = run(&["sudoku", "show", "--solve", file.to_str().unwrap()]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "line 1: 730 clues, solved");
+    let first_row: Vec<&str> = puzzle.split(' ').take(6).collect();
+    let drawn: Vec<&str> = lines[1].split_whitespace().take(7).collect();
+    assert_eq!((&drawn[..6], drawn[6]), (&first_row[..], "|"));
+    assert!(
+        lines[7].starts_with("------------------+---"),
+        "{}",
+        lines[7]
+    );
+}
+
 #[cfg_attr(
     corpora_missing,
     ignore = "needs the public corpora (docs/corpora.md): set PUZZLEBENCH_CORPORA and rebuild"

@@ -1171,6 +1171,8 @@ mod tests {
             "generated-1k.csv",
             "generated-25x25-easy-40.txt",
             "generated-25x25-hard-30.txt",
+            "generated-36x36-10.csv",
+            "generated-49x49-4.csv",
             "generated-hard-200.txt",
             "mixed.txt",
             "seed-puzzles.csv",

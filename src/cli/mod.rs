@@ -43,7 +43,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Sudoku of every size (4×4, 9×9, 16×16, 25×25): solve corpora, show and generate grids.
+    /// Sudoku of every size (4×4, 9×9, 16×16, 25×25, up to 100×100): solve corpora, show and generate grids.
     #[command(subcommand)]
     Sudoku(SudokuCommand),
     /// Battleship fields: validate fleets, ships touching or not; generate fields.

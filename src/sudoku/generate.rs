@@ -64,7 +64,7 @@ pub struct Batch {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Boxes of `box_size × box_size`; on the command line, `--size` gives the grid side.
-    #[arg(long = "size", value_name = "SIDE", default_value = "9", value_parser = super::grid::parse_box_size, help = "Grid side: 4, 9, 16 or 25")]
+    #[arg(long = "size", value_name = "SIDE", default_value = "9", value_parser = super::grid::parse_box_size, help = "Grid side: 4, 9, 16, 25, 36, 49, 64, 81 or 100")]
     pub box_size: usize,
     /// Stop removing clues at this many.
     #[arg(long, default_value_t = 0, value_name = "K")]

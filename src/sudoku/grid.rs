@@ -1,22 +1,56 @@
-//! Sudoku grids of any box size 2..=5: parsing the line format, printing it back, the
-//! block display, and finding clues that conflict.
+//! Sudoku grids of any box size 2..=10 (4×4 to 100×100): parsing the line format,
+//! printing it back, the block display, and finding clues that conflict.
 
 use std::fmt;
 
 use smallvec::SmallVec;
 use thiserror::Error;
 
+use crate::batch::Excerpt;
+
 /// Smallest supported box size (4×4 grids).
 pub const MIN_BOX: usize = 2;
-/// Largest supported box size (25×25 grids).
-pub const MAX_BOX: usize = 5;
+/// Largest supported box size (100×100 grids). Larger grids would be no harder to read,
+/// but the exact-cover matrix every worker keeps grows as the side cubed: 4 million nodes
+/// at 100×100, 46 million at 225×225.
+pub const MAX_BOX: usize = 10;
+
+/// Largest box size whose lines hold one character a cell (25×25 grids): the next size,
+/// 36×36, has more digits than `1`-`9` and `A`-`Z`, so its lines, and those of every
+/// larger grid, hold numbers separated by spaces.
+const MAX_CHARACTER_BOX: usize = 5;
+
+/// What a line of characters of the wrong length is told: the lengths of every grid it
+/// can be, and, past the longest, how a larger grid is written.
+fn character_lengths(found: usize) -> String {
+    let sizes = "a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)";
+    if found > 625 {
+        format!("{sizes}; a larger grid is written as numbers separated by spaces")
+    } else {
+        sizes.to_string()
+    }
+}
+
+/// What a line of numbers of the wrong count is told: the counts of every grid.
+fn number_counts() -> String {
+    let sizes: Vec<String> = (MIN_BOX..=MAX_BOX)
+        .map(|n| {
+            let side = n * n;
+            format!("{} ({side}×{side})", side * side)
+        })
+        .collect();
+    let (last, rest) = sizes.split_last().expect("there are grid sizes");
+    format!("a grid has {} or {last}", rest.join(", "))
+}
 
 /// A Sudoku grid: `side × side` cells with `side = box_size²`, each 0 (blank) or a digit
 /// `1..=side`.
 ///
-/// In the line format digits are written `1`–`9`, then `A`, `B`, … for 10, 11, … (so a
-/// 16×16 grid uses `1`–`9` and `A`–`G`, a 25×25 grid `1`–`9` and `A`–`P`; lower case is
-/// accepted too). A blank is `.` or `0`.
+/// In the line format, grids up to 25×25 are written one character a cell: digits `1`–`9`,
+/// then `A`, `B`, … for 10, 11, … (so a 16×16 grid uses `1`–`9` and `A`–`G`, a 25×25 grid
+/// `1`–`9` and `A`–`P`; lower case is accepted too). A blank is `.` or `0`. Any grid may
+/// also be written as decimal numbers separated by spaces or tabs (`.` or `0` for a
+/// blank), which is how grids of 36×36 and larger are written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
     box_size: usize,
@@ -59,8 +93,31 @@ pub enum GridError {
         /// The digits allowed, in words.
         alphabet: String,
     },
+    /// A line of numbers whose count is not that of any supported grid (or of the size
+    /// asked for).
+    #[error("the line has {found} number{}; {expected}", if *found == 1 { "" } else { "s" })]
+    WrongCount {
+        /// Numbers found.
+        found: usize,
+        /// What was expected, in words.
+        expected: String,
+    },
+    /// In a line of numbers, one that is neither a blank nor a digit of this grid size.
+    #[error("bad number {text} (number {index}, at column {column}): a {side}×{side} grid takes 1-{side}, and . or 0 for a blank")]
+    BadNumber {
+        /// The text read as the number, quoted and cut.
+        text: String,
+        /// 1-based position among the line's numbers.
+        index: usize,
+        /// 1-based position of its first character in the line.
+        column: usize,
+        /// The grid's side.
+        side: usize,
+    },
     /// A size that puzzlebench does not support.
-    #[error("unsupported Sudoku size {0}: sizes are 4, 9, 16 and 25 (box sizes 2 to 5)")]
+    #[error(
+        "unsupported Sudoku size {0}: the side is the square of 2 to 10 (4, 9, 16, 25, 36, … 100)"
+    )]
     UnsupportedSize(usize),
 }
 
@@ -78,6 +135,8 @@ pub enum Unit {
 /// Two clues with the same digit in one unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Conflict {
+    /// The grid's side, which says how the digit is written.
+    pub side: usize,
     /// The repeated digit.
     pub digit: u8,
     /// The unit they share.
@@ -97,7 +156,7 @@ impl fmt::Display for Conflict {
         write!(
             f,
             "clues conflict: {} appears twice in {unit} (r{}c{} and r{}c{})",
-            digit_char(self.digit),
+            digit_text(self.digit, self.side),
             r1 + 1,
             c1 + 1,
             r2 + 1,
@@ -112,6 +171,16 @@ pub fn digit_char(d: u8) -> char {
         0 => '.',
         1..=9 => (b'0' + d) as char,
         _ => (b'A' + d - 10) as char,
+    }
+}
+
+/// Digit `d` (1-based; 0 for a blank) of a grid of side `side` as its line writes it:
+/// [`digit_char`] up to 25×25, the number itself (`.` for a blank) from 36×36 on.
+pub fn digit_text(d: u8, side: usize) -> String {
+    if side <= MAX_CHARACTER_BOX * MAX_CHARACTER_BOX || d == 0 {
+        digit_char(d).to_string()
+    } else {
+        d.to_string()
     }
 }
 
@@ -151,6 +220,17 @@ pub(super) fn digit_byte(v: u8) -> u8 {
     }
 }
 
+/// Whether `text`, a line without its surrounding blanks, is to be read as numbers: it has
+/// white space inside, and its first word is a number or `.` (so that a line of words,
+/// not a grid at all, is told its length in characters, as any other line).
+fn reads_as_numbers(text: &str) -> bool {
+    text.bytes().any(|b| b.is_ascii_whitespace())
+        && text
+            .split_ascii_whitespace()
+            .next()
+            .is_some_and(|first| first == "." || first.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn alphabet(side: usize) -> String {
     if side <= 9 {
         format!("digits 1-{side}")
@@ -159,7 +239,7 @@ fn alphabet(side: usize) -> String {
     }
 }
 
-/// The side length of a grid from a `--size` argument: 4, 9, 16 or 25.
+/// The box size of a grid of side `side`: 2 for 4, 3 for 9, … 10 for 100.
 pub fn box_size_of_side(side: usize) -> Result<usize, GridError> {
     (MIN_BOX..=MAX_BOX)
         .find(|n| n * n == side)
@@ -168,13 +248,13 @@ pub fn box_size_of_side(side: usize) -> Result<usize, GridError> {
 
 /// A `--size` value that is not a supported grid side.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{text:?} is not a grid side: give 4, 9, 16 or 25")]
+#[error("{text:?} is not a grid side: give 4, 9, 16, 25, 36, 49, 64, 81 or 100")]
 pub struct SideError {
     /// The value given.
     pub text: String,
 }
 
-/// The grid side of a `--size` value: 4, 9, 16 or 25.
+/// The grid side of a `--size` value: the square of 2 to 10 (4, 9, 16, … 100).
 pub fn parse_side(text: &str) -> Result<usize, SideError> {
     text.parse::<usize>()
         .ok()
@@ -228,8 +308,10 @@ impl Grid {
     /// Parses a line of the line format. The size is inferred from the length unless
     /// `side` is given. ASCII white space before and after the grid is ignored (columns
     /// in errors still count it): the same white space as a blank line's, so that a line
-    /// is either skipped as blank or read with every other character counted.
+    /// is either skipped as blank or read with every other character counted. A line
+    /// with white space inside is read as numbers separated by it.
     pub fn from_line(line: &str, side: Option<usize>) -> Result<Self, GridError> {
+        let asked = side;
         let until_end = line.trim_ascii_end();
         let text = until_end.trim_ascii_start();
         // ASCII blanks: a byte and a column each.
@@ -240,23 +322,41 @@ impl Grid {
         } else {
             text.chars().count()
         };
+        // Lines of numbers are told apart only once the line fails as characters (its
+        // length, or a byte that is not a digit), so that lines of characters, nearly
+        // all, are not scanned for blanks first.
         let box_size = match side {
             Some(side) => {
                 let box_size = box_size_of_side(side)?;
-                if length != side * side {
+                if box_size > MAX_CHARACTER_BOX || length != side * side {
+                    if reads_as_numbers(text) {
+                        return Self::from_numbers(text, leading, Some(side));
+                    }
+                    let expected = if box_size > MAX_CHARACTER_BOX {
+                        format!(
+                            "a {side}×{side} grid is written as {} numbers separated by spaces",
+                            side * side
+                        )
+                    } else {
+                        format!("a {side}×{side} grid has {}", side * side)
+                    };
                     return Err(GridError::WrongLength {
                         found: length,
-                        expected: format!("a {side}×{side} grid has {}", side * side),
+                        expected,
                     });
                 }
                 box_size
             }
-            None => (MIN_BOX..=MAX_BOX)
-                .find(|n| n.pow(4) == length)
-                .ok_or_else(|| GridError::WrongLength {
-                    found: length,
-                    expected: "a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)".into(),
-                })?,
+            None => match (MIN_BOX..=MAX_CHARACTER_BOX).find(|n| n.pow(4) == length) {
+                Some(box_size) => box_size,
+                None if reads_as_numbers(text) => return Self::from_numbers(text, leading, None),
+                None => {
+                    return Err(GridError::WrongLength {
+                        found: length,
+                        expected: character_lengths(length),
+                    })
+                }
+            },
         };
         let side = box_size * box_size;
         // ASCII lines (nearly all) by a branch-free value per byte: the character-by-character
@@ -274,6 +374,14 @@ impl Grid {
             }
             if usize::from(largest) <= side {
                 return Ok(Grid { box_size, cells });
+            }
+        }
+        if reads_as_numbers(text) {
+            // A line of characters with a blank inside is told so below, unless it reads
+            // as a grid's numbers (or as numbers of which one is wrong).
+            match Self::from_numbers(text, leading, asked) {
+                Err(GridError::WrongCount { .. }) => {}
+                read => return read,
             }
         }
         let mut cells = SmallVec::with_capacity(length);
@@ -294,6 +402,56 @@ impl Grid {
                         side,
                         alphabet: alphabet(side),
                     })
+                }
+            }
+        }
+        Ok(Grid { box_size, cells })
+    }
+
+    /// Parses `text` (a line without its surrounding blanks, which were `leading` bytes)
+    /// as numbers separated by white space, of a grid of side `side` or, when `None`, of
+    /// the size their count says.
+    fn from_numbers(text: &str, leading: usize, side: Option<usize>) -> Result<Self, GridError> {
+        let count = text.split_ascii_whitespace().count();
+        let box_size = match side {
+            Some(side) => {
+                let box_size = box_size_of_side(side)?;
+                if count != side * side {
+                    return Err(GridError::WrongCount {
+                        found: count,
+                        expected: format!("a {side}×{side} grid has {}", side * side),
+                    });
+                }
+                box_size
+            }
+            None => (MIN_BOX..=MAX_BOX)
+                .find(|n| n.pow(4) == count)
+                .ok_or_else(|| GridError::WrongCount {
+                    found: count,
+                    expected: number_counts(),
+                })?,
+        };
+        let side = box_size * box_size;
+        let mut cells = SmallVec::with_capacity(count);
+        for (index, number) in text.split_ascii_whitespace().enumerate() {
+            let value = match number {
+                "." => Some(0),
+                _ if number.bytes().all(|b| b.is_ascii_digit()) => {
+                    number.parse::<usize>().ok().filter(|&value| value <= side)
+                }
+                _ => None,
+            };
+            match value {
+                Some(value) => cells.push(value as u8),
+                None => {
+                    // `number` is a slice of `text`: its offset is where it starts.
+                    let start = number.as_ptr() as usize - text.as_ptr() as usize;
+                    return Err(GridError::BadNumber {
+                        text: Excerpt::quoted(number).to_string(),
+                        index: index + 1,
+                        column: leading + text[..start].chars().count() + 1,
+                        side,
+                    });
                 }
             }
         }
@@ -352,17 +510,40 @@ impl Grid {
         self.push_line_bytes(unsafe { line.as_mut_vec() });
     }
 
-    /// Appends the grid as [`to_line`](Self::to_line) writes it, as ASCII bytes.
+    /// Appends the grid as [`to_line`](Self::to_line) writes it, as ASCII bytes: a
+    /// character a cell up to 25×25, numbers separated by spaces (`.` for a blank) from
+    /// 36×36 on.
     pub fn push_line_bytes(&self, out: &mut Vec<u8>) {
-        out.extend(self.cells.iter().map(|&v| digit_byte(v)));
+        if self.box_size <= MAX_CHARACTER_BOX {
+            out.extend(self.cells.iter().map(|&v| digit_byte(v)));
+            return;
+        }
+        for (i, &v) in self.cells.iter().enumerate() {
+            if i > 0 {
+                out.push(b' ');
+            }
+            match v {
+                0 => out.push(b'.'),
+                1..=9 => out.push(b'0' + v),
+                10..=99 => out.extend_from_slice(&[b'0' + v / 10, b'0' + v % 10]),
+                _ => out.extend_from_slice(&[b'0' + v / 100, b'0' + v / 10 % 10, b'0' + v % 10]),
+            }
+        }
     }
 
     /// The block display: one text line per row, `|` between boxes and `---+---+---`
-    /// between bands, `.` for blanks.
+    /// between bands, `.` for blanks. From 36×36 on, cells are numbers aligned right and
+    /// separated by spaces.
     pub fn display_block(&self) -> String {
         let n = self.box_size;
         let side = self.side();
-        let rule = vec!["-".repeat(n); n].join("+");
+        let (width, gap) = if n <= MAX_CHARACTER_BOX {
+            (1, "")
+        } else {
+            (side.to_string().len(), " ")
+        };
+        let band = "-".repeat(n * width + (n - 1) * gap.len());
+        let rule = vec![band; n].join(&format!("{gap}+{gap}").replace(' ', "-"));
         let mut out = String::new();
         for row in 0..side {
             if row > 0 && row % n == 0 {
@@ -370,10 +551,16 @@ impl Grid {
                 out.push('\n');
             }
             for col in 0..side {
-                if col > 0 && col % n == 0 {
-                    out.push('|');
+                if col > 0 {
+                    out.push_str(gap);
+                    if col % n == 0 {
+                        out.push('|');
+                        out.push_str(gap);
+                    }
                 }
-                out.push(digit_char(self.get(row, col)));
+                let digit = digit_text(self.get(row, col), side);
+                out.push_str(&" ".repeat(width - digit.len()));
+                out.push_str(&digit);
             }
             out.push('\n');
         }
@@ -385,9 +572,10 @@ impl Grid {
     pub fn find_conflict(&self) -> Option<Conflict> {
         let side = self.side();
         let n = self.box_size;
+        let mut seen: Vec<Option<(usize, usize)>> = vec![None; side + 1];
         for kind in 0..3 {
             for unit in 0..side {
-                let mut seen: [Option<(usize, usize)>; 26] = [None; 26];
+                seen.fill(None);
                 for k in 0..side {
                     let (row, col) = match kind {
                         0 => (unit, k),
@@ -405,6 +593,7 @@ impl Grid {
                             _ => Unit::Box(unit),
                         };
                         return Some(Conflict {
+                            side,
                             digit,
                             unit,
                             cells: [first, (row, col)],
@@ -547,6 +736,10 @@ mod tests {
             Grid::from_line(SEED1, Some(10)),
             Err(GridError::UnsupportedSize(10))
         );
+        assert_eq!(
+            Grid::from_line(SEED1, Some(121)),
+            Err(GridError::UnsupportedSize(121))
+        );
     }
 
     #[test]
@@ -574,6 +767,129 @@ mod tests {
         let lower = line.to_lowercase();
         assert_eq!(Grid::from_line(&lower, None).unwrap(), grid);
         assert!(Grid::from_line(&line.replace('G', "H"), None).is_err());
+    }
+
+    /// A 36×36 grid's line of numbers: its first row 1 to 36, every other cell blank.
+    fn first_row_36() -> String {
+        let first: Vec<String> = (1..=36).map(|d| d.to_string()).collect();
+        format!("{} {}", first.join(" "), vec!["."; 36 * 35].join(" "))
+    }
+
+    #[test]
+    fn grids_from_36x36_on_are_lines_of_numbers() {
+        let line = first_row_36();
+        let grid = Grid::from_line(&line, None).unwrap();
+        assert_eq!((grid.side(), grid.box_size()), (36, 6));
+        assert_eq!(
+            (grid.get(0, 0), grid.get(0, 35), grid.get(1, 0)),
+            (1, 36, 0)
+        );
+        assert_eq!(grid.to_line(), line);
+        // Zeros are blanks, numbers may have leading zeros, any run of blanks and tabs
+        // separates them.
+        let loose = format!(" 01\t 2 {}  ", &line[4..]).replace(" . ", " 0 ");
+        assert_eq!(Grid::from_line(&loose, Some(36)).unwrap(), grid);
+        // Every size up to 100×100.
+        let hundred = Grid::from_line(&vec!["0"; 10_000].join(" "), None).unwrap();
+        assert_eq!((hundred.side(), hundred.clue_count()), (100, 0));
+        assert_eq!(
+            Grid::from_line(&vec!["1"; 121 * 121].join(" "), None),
+            Err(GridError::WrongCount {
+                found: 14_641,
+                expected: number_counts()
+            })
+        );
+    }
+
+    #[test]
+    fn smaller_grids_read_as_numbers_too_and_print_as_characters() {
+        let numbers: Vec<String> = SEED1.bytes().map(|b| (b - b'0').to_string()).collect();
+        let grid = Grid::from_line(&numbers.join(" "), None).unwrap();
+        assert_eq!(grid, Grid::from_line(SEED1, None).unwrap());
+        assert_eq!(grid.to_line(), SEED1.replace('0', "."));
+        // Of exactly 81 characters, as a 9×9 line of characters is.
+        let short = format!("{} {}", "1".repeat(40), "2".repeat(40));
+        assert_eq!(
+            Grid::from_line(&short, None).unwrap_err().to_string(),
+            "bad character ' ' at column 41: a 9×9 grid takes digits 1-9, and . or 0 for a blank"
+        );
+    }
+
+    #[test]
+    fn lines_of_numbers_say_which_number_is_wrong() {
+        let line = first_row_36().replacen(" 36 ", " 37 ", 1);
+        assert_eq!(
+            Grid::from_line(&format!("  {line}"), None).unwrap_err().to_string(),
+            "bad number \"37\" (number 36, at column 99): a 36×36 grid takes 1-36, and . or 0 for a blank"
+        );
+        let line = first_row_36().replacen(" 7 ", " x7 ", 1);
+        assert!(matches!(
+            Grid::from_line(&line, None),
+            Err(GridError::BadNumber {
+                index: 7,
+                column: 13,
+                ..
+            })
+        ));
+        let huge = first_row_36().replacen(" 7 ", &format!(" {} ", "9".repeat(100)), 1);
+        match Grid::from_line(&huge, None).unwrap_err() {
+            GridError::BadNumber { text, index: 7, .. } => assert!(text.ends_with("(100 bytes)")),
+            other => panic!("{other:?}"),
+        }
+        // Words are not numbers: the line is told its length, as any other.
+        assert_eq!(
+            Grid::from_line("not a grid", None).unwrap_err().to_string(),
+            "the line has 10 characters; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)"
+        );
+        assert_eq!(
+            Grid::from_line("1 2 3", None).unwrap_err().to_string(),
+            "the line has 3 numbers; a grid has 16 (4×4), 81 (9×9), 256 (16×16), 625 (25×25), \
+             1296 (36×36), 2401 (49×49), 4096 (64×64), 6561 (81×81) or 10000 (100×100)"
+        );
+        assert_eq!(
+            Grid::from_line(&first_row_36(), Some(49))
+                .unwrap_err()
+                .to_string(),
+            "the line has 1296 numbers; a 49×49 grid has 2401"
+        );
+        // A 36×36 grid has digits past Z: its lines are numbers.
+        assert_eq!(
+            Grid::from_line(&"1".repeat(1296), Some(36)).unwrap_err().to_string(),
+            "the line has 1296 characters; a 36×36 grid is written as 1296 numbers separated by spaces"
+        );
+        assert_eq!(
+            Grid::from_line(&"1".repeat(1296), None)
+                .unwrap_err()
+                .to_string(),
+            "the line has 1296 characters; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 \
+             (25×25); a larger grid is written as numbers separated by spaces"
+        );
+    }
+
+    #[test]
+    fn large_grids_display_as_aligned_numbers() {
+        let grid = Grid::from_line(&first_row_36(), None).unwrap();
+        let block = grid.display_block();
+        let lines: Vec<&str> = block.lines().collect();
+        assert_eq!(lines.len(), 36 + 5);
+        assert!(lines[0].starts_with(" 1  2  3  4  5  6 |  7  8  9 10 11 12 | 13 "));
+        assert!(lines[0].ends_with("| 31 32 33 34 35 36"));
+        assert!(lines[1].starts_with(" .  .  .  .  .  . |  . "));
+        assert!(lines[6].starts_with("------------------+-------------------+---"));
+        assert!(lines.iter().all(|l| l.len() == lines[0].len()));
+        let bars: Vec<usize> = lines[0].match_indices('|').map(|(i, _)| i).collect();
+        let crosses: Vec<usize> = lines[6].match_indices('+').map(|(i, _)| i).collect();
+        assert_eq!(bars, crosses);
+    }
+
+    #[test]
+    fn conflicts_of_large_grids_name_their_digit_as_a_number() {
+        let mut grid = Grid::from_line(&first_row_36(), None).unwrap();
+        grid.set(5, 35, 36);
+        assert_eq!(
+            grid.find_conflict().unwrap().to_string(),
+            "clues conflict: 36 appears twice in column 36 (r1c36 and r6c36)"
+        );
     }
 
     #[test]

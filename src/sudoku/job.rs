@@ -9,7 +9,7 @@ use crate::batch::{
 use crate::budget::Meter;
 use crate::puzzle::{read_keys, Answer, Puzzle, PuzzleError};
 
-use super::{Algorithm, Grid, LineResult, SearchResult, Solver, Status};
+use super::{digit_text, Algorithm, Grid, LineResult, SearchResult, Solver, Status};
 
 /// Solutions counted before stopping by default: 2 proves uniqueness.
 pub const DEFAULT_LIMIT: u64 = 2;
@@ -101,7 +101,8 @@ impl Puzzle for SudokuPuzzle {
 /// Where a record keeps its puzzle and how big it is, as the command line takes them.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PuzzleLocation {
-    /// Grid side: 4, 9, 16 or 25 (default: inferred from each line's length).
+    /// Grid side: 4, 9, 16, 25, 36, … 100 (default: inferred from each line's length,
+    /// or its count of numbers).
     #[arg(long, value_name = "SIDE", value_parser = super::grid::parse_side)]
     pub size: Option<usize>,
     /// CSV column holding the puzzles (default: the first column).
@@ -373,27 +374,31 @@ impl Job for SolveJob {
 fn differs(name: &str, side: Option<usize>, solution: Option<&[u8]>, expected: &str) -> String {
     let column = Excerpt::quoted(name);
     let expected = match Grid::from_line(expected, side) {
-        Ok(grid) => grid.to_line().into_bytes(),
+        Ok(grid) => grid,
         Err(e) => return format!("column {column} is not a solution: {e}"),
     };
+    let solution = solution
+        .and_then(|line| std::str::from_utf8(line).ok())
+        .and_then(|line| Grid::from_line(line, None).ok());
     let Some(solution) = solution else {
         return format!("the solution differs from column {column}");
     };
-    if solution.len() != expected.len() {
+    if solution.side() != expected.side() {
         return format!(
             "the solution differs from column {column}, a grid of {} cells, not {}",
-            expected.len(),
-            solution.len()
+            expected.cells().len(),
+            solution.cells().len()
         );
     }
-    let side = (1..).find(|s| s * s >= solution.len()).unwrap_or(1);
-    match solution.iter().zip(&expected).position(|(a, b)| a != b) {
+    let side = expected.side();
+    let (ours, theirs) = (solution.cells(), expected.cells());
+    match ours.iter().zip(theirs).position(|(a, b)| a != b) {
         Some(i) => format!(
             "the solution differs from column {column} first at row {}, column {}: {}, expected {}",
             i / side + 1,
             i % side + 1,
-            char::from(solution[i]),
-            char::from(expected[i])
+            digit_text(ours[i], side),
+            digit_text(theirs[i], side)
         ),
         None => format!("the solution differs from column {column}"),
     }
@@ -785,13 +790,12 @@ impl GeneratedSet {
             puzzle: SudokuPuzzle::NAME,
             message,
         };
-        let box_size = match self.size {
-            4 => 2,
-            9 => 3,
-            16 => 4,
-            25 => 5,
-            other => return Err(fail(format!("size must be 4, 9, 16 or 25, not {other}"))),
-        };
+        let box_size = super::grid::box_size_of_side(self.size).map_err(|_| {
+            fail(format!(
+                "size must be 4, 9, 16, 25, 36, 49, 64, 81 or 100, not {}",
+                self.size
+            ))
+        })?;
         let difficulty = match &self.difficulty {
             None => None,
             Some(name) => Some(

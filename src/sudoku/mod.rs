@@ -1,5 +1,5 @@
-//! Sudoku of every n²×n² size (n = 2..=5): grids, an independent checker, and the solving
-//! algorithms side by side.
+//! Sudoku of every n²×n² size (n = 2..=10, 4×4 to 100×100): grids, an independent
+//! checker, and the solving algorithms side by side.
 //!
 //! ```
 //! use puzzlebench::sudoku::{Algorithm, Grid, Solver, Status};
@@ -28,8 +28,8 @@ pub use big::BigSolver;
 pub use check::{check_solution, CheckError};
 pub use dlx::DlxSolver;
 pub use grid::{
-    box_size_of_side, digit_char, parse_box_size, parse_side, Conflict, Grid, GridError, SideError,
-    Unit, MAX_BOX, MIN_BOX,
+    box_size_of_side, digit_char, digit_text, parse_box_size, parse_side, Conflict, Grid,
+    GridError, SideError, Unit, MAX_BOX, MIN_BOX,
 };
 pub use job::{
     PuzzleLocation, ShowJob, SolveJob, SolveLayout, SolveOptions, SolveSettings, SolveWorker,
@@ -49,8 +49,9 @@ pub enum Algorithm {
     /// Classic cell-by-cell backtracking (the baseline): row-major order, digits in
     /// increasing order.
     Backtrack,
-    /// Bitset solvers with constraint propagation, the fastest on every size: one for
-    /// 9×9, one for the other sizes.
+    /// Bitset solvers with constraint propagation, the fastest on every size up to 25×25:
+    /// one for 9×9, one for 4×4, 16×16 and 25×25. Larger grids, whose digits do not fit
+    /// its 32-bit masks, are solved by `dlx`.
     Fast,
 }
 
@@ -229,8 +230,10 @@ impl Solver {
         match self.algorithm {
             Algorithm::Backtrack => backtrack::solve(grid, limit, meter),
             Algorithm::Fast if grid.side() == 9 => fast::solve(grid, limit, meter),
-            Algorithm::Fast => self.big.solve(grid, limit, meter),
-            Algorithm::Dlx => {
+            Algorithm::Fast if grid.box_size() <= big::LARGEST_BOX => {
+                self.big.solve(grid, limit, meter)
+            }
+            Algorithm::Fast | Algorithm::Dlx => {
                 let index = match self
                     .dlx
                     .iter()

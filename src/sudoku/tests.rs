@@ -135,3 +135,78 @@ fn sixteen_and_twenty_five_grids_are_solved_and_checked() {
         assert_eq!(parsed, puzzle);
     }
 }
+
+/// The pattern grid of boxes `n`: a valid full grid of every size.
+fn pattern_grid(n: usize) -> Grid {
+    let side = n * n;
+    let mut full = Grid::empty(n).unwrap();
+    for row in 0..side {
+        for col in 0..side {
+            let value = (n * (row % n) + row / n + col) % side;
+            full.set(row, col, value as u8 + 1);
+        }
+    }
+    full
+}
+
+#[test]
+fn grids_from_36x36_to_100x100_agree_across_algorithms() {
+    for n in [6usize, 7, 10] {
+        let side = n * n;
+        let cells = side * side;
+        let full = pattern_grid(n);
+        check_solution(&full, &full).unwrap();
+        // A few blanks, so that the textbook backtracking stays quick; the pattern grid's
+        // rectangles of digits make some of these puzzles multiple.
+        let mut puzzle = full.clone();
+        for i in 0..2 * side {
+            let cell = (i * 7919 + 13) % cells;
+            puzzle.set(cell / side, cell % side, 0);
+        }
+        let results = Algorithm::ALL.map(|algorithm| {
+            let result = Solver::new(algorithm).solve(&puzzle, 2);
+            let solution = result.first_solution.as_ref().expect("a solution");
+            check_solution(&puzzle, solution).unwrap_or_else(|e| panic!("{algorithm}: {e}"));
+            result
+        });
+        let [dlx, backtrack, fast] = &results;
+        assert_eq!(dlx.solutions, backtrack.solutions, "{side}×{side}");
+        // `fast` solves grids past 25×25 with exact cover.
+        assert_eq!(fast, dlx, "{side}×{side}");
+        // Row 1 leaves its last cell for the largest digit only, which the last column
+        // already holds: no solution, though no two clues conflict.
+        let mut broken = Grid::empty(n).unwrap();
+        for col in 0..side - 1 {
+            broken.set(0, col, col as u8 + 1);
+        }
+        broken.set(side - 1, side - 1, side as u8);
+        assert_eq!(broken.find_conflict(), None);
+        for algorithm in Algorithm::ALL {
+            let result = Solver::new(algorithm).solve(&broken, 2);
+            assert_eq!(
+                result.status(),
+                Status::Unsolvable,
+                "{algorithm} {side}×{side}"
+            );
+        }
+        // An empty grid has many solutions (exact cover finds two at once up to 49×49;
+        // on an empty 100×100 grid it meets dead ends for minutes).
+        let algorithms = if n <= 7 {
+            [Algorithm::Dlx, Algorithm::Fast].as_slice()
+        } else {
+            &[]
+        };
+        for &algorithm in algorithms {
+            let result = Solver::new(algorithm).solve(&Grid::empty(n).unwrap(), 2);
+            assert_eq!(
+                result.status(),
+                Status::Multiple,
+                "{algorithm} {side}×{side}"
+            );
+            check_solution(&Grid::empty(n).unwrap(), &result.first_solution.unwrap()).unwrap();
+        }
+        // Round trip through the line format, as numbers.
+        assert!(puzzle.to_line().contains(' '));
+        assert_eq!(Grid::from_line(&puzzle.to_line(), None).unwrap(), puzzle);
+    }
+}
