@@ -309,7 +309,8 @@ impl Grid {
     /// `side` is given. ASCII white space before and after the grid is ignored (columns
     /// in errors still count it): the same white space as a blank line's, so that a line
     /// is either skipped as blank or read with every other character counted. A line
-    /// with white space inside is read as numbers separated by it.
+    /// with white space inside whose first word is a number or `.` is read as numbers
+    /// separated by white space.
     pub fn from_line(line: &str, side: Option<usize>) -> Result<Self, GridError> {
         let asked = side;
         let until_end = line.trim_ascii_end();
