@@ -96,13 +96,7 @@ fn sixteen_and_twenty_five_grids_are_solved_and_checked() {
     // Take a known valid pattern grid, blank out a fraction of the cells, and solve it.
     for n in [4usize, 5] {
         let side = n * n;
-        let mut full = Grid::empty(n).unwrap();
-        for row in 0..side {
-            for col in 0..side {
-                let value = (n * (row % n) + row / n + col) % side;
-                full.set(row, col, value as u8 + 1);
-            }
-        }
+        let full = pattern_grid(n);
         check_solution(&full, &full).unwrap();
         // Blank cells in a scrambled order, keeping a blank only while the puzzle stays
         // uniquely solvable, until 45% of the cells are blank.
