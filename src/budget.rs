@@ -161,6 +161,36 @@ impl Meter {
         self.spent >= self.next_check && self.check()
     }
 
+    /// Runs `search` on this meter with a pause after `nodes` more nodes, for a search
+    /// that hands its record over to another after that many: true when it stopped at the
+    /// pause, not at the budget. The nodes are counted here either way; after a pause the
+    /// meter runs on, with nothing over.
+    pub fn pausing_after<T>(
+        &mut self,
+        nodes: u64,
+        search: impl FnOnce(&mut Meter) -> T,
+    ) -> (T, bool) {
+        let pause_at = self.spent.saturating_add(nodes);
+        let mut trial = self.clone();
+        let pauses = self.budget.max_nodes.is_none_or(|max| pause_at < max);
+        if pauses {
+            trial.budget.max_nodes = Some(pause_at);
+            trial.plan_next_check();
+        }
+        let found = search(&mut trial);
+        let paused = pauses && trial.over == Some(OverBudget::Nodes(pause_at));
+        self.spent = trial.spent;
+        if !paused {
+            self.over = trial.over;
+        }
+        if self.over.is_some() {
+            self.next_check = 0;
+        } else {
+            self.plan_next_check();
+        }
+        (found, paused)
+    }
+
     /// Whether this meter has a node or time budget.
     pub fn is_limited(&self) -> bool {
         self.budget.is_limited()
@@ -261,6 +291,51 @@ mod tests {
         assert_eq!(meter.over(), Some(OverBudget::Interrupted));
         assert!(Meter::unlimited().stop_flag().is_none());
         assert!(!Meter::unlimited().is_interrupted());
+    }
+
+    /// Spends nodes on `meter` until it says stop or `nodes` are spent; how many it spent.
+    fn spend_up_to(meter: &mut Meter, nodes: u64) -> u64 {
+        (1..=nodes).find(|_| meter.spend()).unwrap_or(nodes)
+    }
+
+    #[test]
+    fn a_pause_stops_a_search_without_spending_the_budget() {
+        let budget = Budget {
+            timeout: None,
+            max_nodes: Some(100),
+        };
+        let mut meter = Meter::start(budget);
+        spend_up_to(&mut meter, 5);
+        let (spent, paused) = meter.pausing_after(10, |trial| spend_up_to(trial, 1_000));
+        assert_eq!((spent, paused), (11, true));
+        assert_eq!((meter.spent(), meter.over()), (16, None));
+        // The budget goes on from the nodes the paused search counted.
+        assert_eq!(spend_up_to(&mut meter, 1_000), 85);
+        assert_eq!(meter.over(), Some(OverBudget::Nodes(100)));
+    }
+
+    #[test]
+    fn a_budget_spent_before_the_pause_is_the_budget() {
+        let budget = Budget {
+            timeout: None,
+            max_nodes: Some(8),
+        };
+        let mut meter = Meter::start(budget);
+        let (spent, paused) = meter.pausing_after(10, |trial| spend_up_to(trial, 1_000));
+        assert_eq!((spent, paused), (9, false));
+        assert_eq!(meter.over(), Some(OverBudget::Nodes(8)));
+        assert!(meter.spend());
+    }
+
+    #[test]
+    fn a_search_done_before_its_pause_is_not_paused() {
+        let mut meter = Meter::unlimited();
+        let (spent, paused) = meter.pausing_after(10, |trial| spend_up_to(trial, 4));
+        assert_eq!((spent, paused), (4, false));
+        let (_, paused) = meter.pausing_after(3, |trial| spend_up_to(trial, 4));
+        assert!(paused);
+        assert_eq!((meter.spent(), meter.over()), (8, None));
+        assert!(!meter.spend());
     }
 
     #[test]

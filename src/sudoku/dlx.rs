@@ -20,6 +20,25 @@ use crate::exact_cover::{Dlx, DlxBuilder};
 
 use super::{Grid, SearchResult};
 
+/// The solver for grids of boxes `box_size` among `solvers`, built if missing. The
+/// matrices of grids past 25×25 (190 MB at 100×100) are kept one at a time: meeting
+/// another such size drops the last, so that a worker holds at most one.
+pub(crate) fn solver_for(solvers: &mut Vec<DlxSolver>, box_size: usize) -> &mut DlxSolver {
+    match solvers.iter().position(|s| s.box_size == box_size) {
+        Some(index) => &mut solvers[index],
+        None => {
+            if box_size > LARGEST_CACHED_BOX {
+                solvers.retain(|s| s.box_size <= LARGEST_CACHED_BOX);
+            }
+            solvers.push(DlxSolver::new(box_size));
+            solvers.last_mut().expect("just pushed")
+        }
+    }
+}
+
+/// The largest box size whose matrix a worker keeps beside others (25×25).
+const LARGEST_CACHED_BOX: usize = 5;
+
 /// A reusable exact-cover solver for one grid size.
 #[derive(Debug, Clone)]
 pub struct DlxSolver {

@@ -114,6 +114,16 @@ pub enum GridError {
         /// The grid's side.
         side: usize,
     },
+    /// In a line of numbers, a word that is not a number at all.
+    #[error("bad number {text} (number {index}, at column {column}): numbers are written in decimal and separated by spaces, with . or 0 for a blank")]
+    NotANumber {
+        /// The word, quoted and cut.
+        text: String,
+        /// 1-based position among the line's words.
+        index: usize,
+        /// 1-based position of its first character in the line.
+        column: usize,
+    },
     /// A size that puzzlebench does not support.
     #[error(
         "unsupported Sudoku size {0}: the side is the square of 2 to 10 (4, 9, 16, 25, 36, … 100)"
@@ -220,15 +230,32 @@ pub(super) fn digit_byte(v: u8) -> u8 {
     }
 }
 
-/// Whether `text`, a line without its surrounding blanks, is to be read as numbers: it has
-/// white space inside, and its first word is a number or `.` (so that a line of words,
+/// The words of a line of numbers: its text between runs of white space (any Unicode
+/// white space, so that a no-break space copied from a web page separates too).
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(char::is_whitespace)
+        .filter(|word| !word.is_empty())
+}
+
+/// Whether `word` is written as a number or a blank: decimal digits, or `.`.
+fn is_number_word(word: &str) -> bool {
+    word == "." || word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether `text`, a line without its surrounding blanks, `length` characters long, is
+/// to be read as numbers: it has white space inside, and it is longer than any grid of
+/// characters (625, 25×25), or the size asked for (`asked`, a side) is written as
+/// numbers, or one of its first two words is a number or `.` (so that a line of words,
 /// not a grid at all, is told its length in characters, as any other line).
-fn reads_as_numbers(text: &str) -> bool {
-    text.bytes().any(|b| b.is_ascii_whitespace())
-        && text
-            .split_ascii_whitespace()
-            .next()
-            .is_some_and(|first| first == "." || first.bytes().all(|b| b.is_ascii_digit()))
+fn reads_as_numbers(text: &str, length: usize, asked: Option<usize>) -> bool {
+    let mut words = words(text);
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return false;
+    };
+    length > MAX_CHARACTER_BOX.pow(4)
+        || asked.is_some_and(|side| side > MAX_CHARACTER_BOX.pow(2))
+        || is_number_word(first)
+        || is_number_word(second)
 }
 
 fn alphabet(side: usize) -> String {
@@ -330,7 +357,7 @@ impl Grid {
             Some(side) => {
                 let box_size = box_size_of_side(side)?;
                 if box_size > MAX_CHARACTER_BOX || length != side * side {
-                    if reads_as_numbers(text) {
+                    if reads_as_numbers(text, length, asked) {
                         return Self::from_numbers(text, leading, Some(side));
                     }
                     let expected = if box_size > MAX_CHARACTER_BOX {
@@ -350,7 +377,9 @@ impl Grid {
             }
             None => match (MIN_BOX..=MAX_CHARACTER_BOX).find(|n| n.pow(4) == length) {
                 Some(box_size) => box_size,
-                None if reads_as_numbers(text) => return Self::from_numbers(text, leading, None),
+                None if reads_as_numbers(text, length, None) => {
+                    return Self::from_numbers(text, leading, None)
+                }
                 None => {
                     return Err(GridError::WrongLength {
                         found: length,
@@ -377,7 +406,7 @@ impl Grid {
                 return Ok(Grid { box_size, cells });
             }
         }
-        if reads_as_numbers(text) {
+        if reads_as_numbers(text, length, asked) {
             // A line of characters with a blank inside is told so below, unless it reads
             // as a grid's numbers (or as numbers of which one is wrong).
             match Self::from_numbers(text, leading, asked) {
@@ -411,9 +440,29 @@ impl Grid {
 
     /// Parses `text` (a line without its surrounding blanks, which were `leading` bytes)
     /// as numbers separated by white space, of a grid of side `side` or, when `None`, of
-    /// the size their count says.
+    /// the size their count says. A word that is not a number is named before the count
+    /// is looked at, so that two numbers run together by a separator not taken for one
+    /// are found where they are.
     fn from_numbers(text: &str, leading: usize, side: Option<usize>) -> Result<Self, GridError> {
-        let count = text.split_ascii_whitespace().count();
+        // `word` is a slice of `text`: its offset is where it starts.
+        let column = |word: &str| {
+            leading
+                + text[..word.as_ptr() as usize - text.as_ptr() as usize]
+                    .chars()
+                    .count()
+                + 1
+        };
+        let mut count = 0;
+        for word in words(text) {
+            count += 1;
+            if !is_number_word(word) {
+                return Err(GridError::NotANumber {
+                    text: Excerpt::quoted(word).to_string(),
+                    index: count,
+                    column: column(word),
+                });
+            }
+        }
         let box_size = match side {
             Some(side) => {
                 let box_size = box_size_of_side(side)?;
@@ -434,23 +483,18 @@ impl Grid {
         };
         let side = box_size * box_size;
         let mut cells = SmallVec::with_capacity(count);
-        for (index, number) in text.split_ascii_whitespace().enumerate() {
+        for (index, number) in words(text).enumerate() {
             let value = match number {
                 "." => Some(0),
-                _ if number.bytes().all(|b| b.is_ascii_digit()) => {
-                    number.parse::<usize>().ok().filter(|&value| value <= side)
-                }
-                _ => None,
+                _ => number.parse::<usize>().ok().filter(|&value| value <= side),
             };
             match value {
                 Some(value) => cells.push(value as u8),
                 None => {
-                    // `number` is a slice of `text`: its offset is where it starts.
-                    let start = number.as_ptr() as usize - text.as_ptr() as usize;
                     return Err(GridError::BadNumber {
                         text: Excerpt::quoted(number).to_string(),
                         index: index + 1,
-                        column: leading + text[..start].chars().count() + 1,
+                        column: column(number),
                         side,
                     });
                 }
@@ -817,6 +861,21 @@ mod tests {
     }
 
     #[test]
+    fn any_white_space_separates_numbers() {
+        let plain = Grid::from_line(&first_row_36(), None).unwrap();
+        for separator in [
+            "\t", "\u{b}", "\u{c}", "\u{a0}", "\u{2003}", "\u{3000}", " \u{a0} ",
+        ] {
+            let line = first_row_36().replace(' ', separator);
+            assert_eq!(
+                Grid::from_line(&line, None).unwrap(),
+                plain,
+                "{separator:?}"
+            );
+        }
+    }
+
+    #[test]
     fn lines_of_numbers_say_which_number_is_wrong() {
         let line = first_row_36().replacen(" 36 ", " 37 ", 1);
         assert_eq!(
@@ -826,7 +885,38 @@ mod tests {
         let line = first_row_36().replacen(" 7 ", " x7 ", 1);
         assert!(matches!(
             Grid::from_line(&line, None),
-            Err(GridError::BadNumber {
+            Err(GridError::NotANumber {
+                index: 7,
+                column: 13,
+                ..
+            })
+        ));
+        // The first word wrong, on a line too long for characters or of a size asked for
+        // as numbers: still named, not the line's length.
+        let first_wrong = first_row_36().replacen("1 ", "-1 ", 1);
+        for side in [None, Some(36)] {
+            assert_eq!(
+                Grid::from_line(&first_wrong, side).unwrap_err().to_string(),
+                "bad number \"-1\" (number 1, at column 1): numbers are written in decimal and \
+                 separated by spaces, with . or 0 for a blank"
+            );
+        }
+        // A 9×9 grid's numbers, the first wrong: the second word tells it is numbers.
+        let nine = format!("x {}", ["."; 80].join(" "));
+        assert!(matches!(
+            Grid::from_line(&nine, None),
+            Err(GridError::NotANumber {
+                index: 1,
+                column: 1,
+                ..
+            })
+        ));
+        // Two numbers run together by a separator not taken for one are found where they
+        // are, before the count is looked at.
+        let glued = first_row_36().replacen(" 7 ", " 7\u{1}8 ", 1);
+        assert!(matches!(
+            Grid::from_line(&glued, None),
+            Err(GridError::NotANumber {
                 index: 7,
                 column: 13,
                 ..

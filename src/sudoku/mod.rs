@@ -50,8 +50,9 @@ pub enum Algorithm {
     /// increasing order.
     Backtrack,
     /// Bitset solvers with constraint propagation, the fastest on every size up to 25×25:
-    /// one for 9×9, one for 4×4, 16×16 and 25×25. Larger grids, whose digits do not fit
-    /// its 32-bit masks, are solved by `dlx`.
+    /// one for 9×9, one for 4×4, 16×16 and 25×25, handing the hardest 25×25 puzzles to
+    /// clause learning. Larger grids, whose digits do not fit its 32-bit masks, are
+    /// solved by `dlx`'s search, handing the puzzles it finds hard to clause learning.
     Fast,
 }
 
@@ -230,22 +231,9 @@ impl Solver {
         match self.algorithm {
             Algorithm::Backtrack => backtrack::solve(grid, limit, meter),
             Algorithm::Fast if grid.side() == 9 => fast::solve(grid, limit, meter),
-            Algorithm::Fast if grid.box_size() <= big::LARGEST_BOX => {
-                self.big.solve(grid, limit, meter)
-            }
-            Algorithm::Fast | Algorithm::Dlx => {
-                let index = match self
-                    .dlx
-                    .iter()
-                    .position(|s| s.box_size() == grid.box_size())
-                {
-                    Some(index) => index,
-                    None => {
-                        self.dlx.push(DlxSolver::new(grid.box_size()));
-                        self.dlx.len() - 1
-                    }
-                };
-                self.dlx[index].solve(grid, limit, meter)
+            Algorithm::Fast => self.big.solve(grid, limit, meter),
+            Algorithm::Dlx => {
+                dlx::solver_for(&mut self.dlx, grid.box_size()).solve(grid, limit, meter)
             }
         }
     }

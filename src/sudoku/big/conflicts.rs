@@ -93,7 +93,7 @@ const TUNED_OPTIONS: &[(&str, i32)] = &[
 /// counts the learned clauses, and stops the solver when its budget is spent.
 pub(super) fn solve(
     box_size: usize,
-    candidates: &[u32],
+    candidates: &[u128],
     known: Option<&[u8]>,
     limit: u64,
     meter: &mut Meter,
@@ -180,7 +180,7 @@ struct Formula {
 }
 
 impl Formula {
-    fn new(box_size: usize, candidates: &[u32]) -> Formula {
+    fn new(box_size: usize, candidates: &[u128]) -> Formula {
         let side = box_size * box_size;
         let mut variables = vec![0i32; candidates.len() * side];
         let mut placed = vec![0u8; candidates.len()];

@@ -62,14 +62,14 @@ fn generated_puzzles_agree_with_dlx_on_every_size() {
 /// verdict under limit 2 to `seen` (in [`Status::ALL`]'s order).
 fn agree_on_random_partials(
     solver: &mut BigSolver,
-    sizes: [(usize, usize, std::ops::Range<usize>); 4],
+    sizes: &[(usize, usize, std::ops::Range<usize>)],
     rng: &mut ChaCha8Rng,
     seen: &mut [u32; 3],
 ) {
     for (box_size, count, blanks) in sizes {
-        for _ in 0..count {
+        for _ in 0..*count {
             let blanks = rng.gen_range(blanks.clone());
-            let grid = random_partial(box_size, blanks, 0.4, rng);
+            let grid = random_partial(*box_size, blanks, 0.4, rng);
             for limit in [1, 2, 5] {
                 let result = assert_agrees_with_dlx(solver, &grid, limit);
                 if limit == 2 {
@@ -93,7 +93,7 @@ fn random_partial_grids_agree_with_dlx() {
         (4, 200, 120..200),
         (5, 30, 200..330),
     ];
-    agree_on_random_partials(&mut BigSolver::new(), sizes, &mut rng, &mut seen);
+    agree_on_random_partials(&mut BigSolver::new(), &sizes, &mut rng, &mut seen);
     // The grids cover every verdict.
     assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
 }
@@ -113,10 +113,28 @@ fn clause_learning_agrees_with_dlx() {
             (5, 8, 200..330),
         ];
         let mut solver = BigSolver::handing_over_at(hand_over_at);
-        agree_on_random_partials(&mut solver, sizes, &mut rng, &mut seen);
+        agree_on_random_partials(&mut solver, &sizes, &mut rng, &mut seen);
     }
     // The grids cover every verdict.
     assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
+}
+
+#[test]
+fn clause_learning_past_25x25_agrees_with_dlx() {
+    // Dancing links handing over at their first guess and after three, past 25×25.
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    let mut seen = [0; 3];
+    for hand_over_at in [0, 3] {
+        let mut solver = BigSolver::handing_over_at(hand_over_at);
+        agree_on_random_partials(&mut solver, &[(6, 12, 50..600)], &mut rng, &mut seen);
+    }
+    agree_on_random_partials(
+        &mut BigSolver::handing_over_at(0),
+        &[(7, 3, 100..1000)],
+        &mut rng,
+        &mut seen,
+    );
+    assert!(seen.iter().all(|&n| n >= 3), "{seen:?}");
 }
 
 #[test]
