@@ -391,6 +391,29 @@ fn sigint_stops_a_large_sudoku_generation_within_moments() {
     );
 }
 
+/// A difficulty out of reach (a 36×36 grid of 1,000 clues needs no guess) is sought
+/// over many attempts whose searches never guess, and so never count a node: Ctrl-C is
+/// still heard between two uniqueness searches.
+#[test]
+fn sigint_stops_a_generation_whose_searches_never_guess() {
+    let mut command = puzzlebench();
+    command.args([
+        "sudoku",
+        "generate",
+        "--size",
+        "36",
+        "--difficulty",
+        "hard",
+        "--min-clues",
+        "1000",
+        "--count",
+        "1",
+        "-j1",
+    ]);
+    let status = interrupted_after(command, Duration::from_millis(1500));
+    assert_eq!(status.code(), Some(130));
+}
+
 /// Spawns `command` with its standard streams closed, lets it work for `after`, sends it
 /// SIGINT, and returns its exit status once it has ended, checking that it ended within
 /// moments of the signal (a loaded machine may take a moment to schedule the exit).

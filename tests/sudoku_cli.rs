@@ -4,7 +4,7 @@ mod common;
 
 use std::io::Write;
 
-use common::{cell, corpora, parse_csv, repo_datasets, run, stdout, without_micros};
+use common::{cell, corpora, parse_csv, repo_datasets, run, stderr, stdout, without_micros};
 use puzzlebench::sudoku::{check_solution, Grid};
 
 const SEED1: &str =
@@ -91,7 +91,7 @@ fn csv_with_expected_solutions_and_an_empty_cell() {
     std::fs::write(
         &path,
         format!(
-            "quizzes,solutions\n{SEED1},{SEED1_SOLUTION}\n,{SEED1_SOLUTION}\n\n# comment\n{SEED1},{bad_solution}\n{SEED1}x,\n{SEED1},\n{SEED1},abc\n"
+            "quizzes,solutions\n{SEED1},{SEED1_SOLUTION}\n,{SEED1_SOLUTION}\n\n# comment\n{SEED1},{bad_solution}\n{SEED1}x,\n{SEED1},\n{SEED1},abc\n{SEED1},{SEED1}\n"
         ),
     )
     .unwrap();
@@ -134,6 +134,13 @@ fn csv_with_expected_solutions_and_an_empty_cell() {
                 "solved",
                 "mismatch",
                 "column \"solutions\" is not a solution: the line has 3 characters; a grid has 16 (4×4), 81 (9×9), 256 (16×16) or 625 (25×25)"
+            ],
+            // The puzzle given as its own solution: its blanks are named.
+            [
+                "10",
+                "solved",
+                "mismatch",
+                "column \"solutions\" is not a solution: it has 57 blanks"
             ],
         ]
     );
@@ -312,6 +319,33 @@ fn show_prints_blocks_beside_solutions() {
     assert_eq!(lines[0], "line 3: 24 clues, solved");
     assert_eq!(lines[1], "..4|..1|7..    594|831|726");
     assert_eq!(lines[4], "---+---+---    ---+---+---");
+}
+
+#[test]
+fn show_keeps_to_a_budget() {
+    // The generated 16×16 file's puzzles need guesses: with none allowed, each is shown
+    // as a timeout with the budget it ran into, and every one is shown.
+    let path = repo_datasets().join("sudoku/generated-16x16-20.txt");
+    let output = run(&[
+        "sudoku",
+        "show",
+        "--solve",
+        "--max-nodes",
+        "0",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let headings: Vec<&str> = text.lines().filter(|l| l.starts_with("line ")).collect();
+    assert_eq!(headings.len(), 20);
+    assert!(
+        headings.iter().all(|h| h.ends_with(", timeout")),
+        "{headings:?}"
+    );
+    assert!(text.contains("  stopped at the node budget (--max-nodes 0)"));
+    let output = run(&["sudoku", "show", "--timeout", "1s", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--solve"));
 }
 
 #[test]

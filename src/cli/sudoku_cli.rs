@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 
 use puzzlebench::batch::{self, InputFormat, InputSpec, Interruption, NoProgress, RunOptions};
+use puzzlebench::budget::Budget;
 use puzzlebench::report;
 use puzzlebench::sudoku::display::BlockWriter;
 use puzzlebench::sudoku::generate::{
@@ -82,6 +83,13 @@ pub(super) struct ShowArgs {
     /// Solve each puzzle and show its solution beside it.
     #[arg(long)]
     solve: bool,
+    /// With --solve, time budget per puzzle (`250ms`, `2s`, `1m`): a puzzle over it is
+    /// shown as `timeout`, and the next is shown.
+    #[arg(long, value_name = "DURATION", value_parser = super::parse_timeout, requires = "solve")]
+    timeout: Option<std::time::Duration>,
+    /// With --solve, guess budget per puzzle: over it, the puzzle is shown as `timeout`.
+    #[arg(long, value_name = "N", requires = "solve")]
+    max_nodes: Option<u64>,
 }
 
 pub(super) fn solve_sudoku(args: SolveArgs) -> Result<ExitCode> {
@@ -128,6 +136,10 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
     let options = RunOptions {
         threads: 1,
         stop: Some(interruption.flag()),
+        budget: Budget {
+            timeout: args.timeout,
+            max_nodes: args.max_nodes,
+        },
         ..RunOptions::default()
     };
     let stats = batch::run(&job, &inputs, &mut sink, &NoProgress, &options)?;

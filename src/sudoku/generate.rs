@@ -50,7 +50,8 @@ pub struct Generated {
     pub puzzle: Grid,
     /// Its one solution.
     pub solution: Grid,
-    /// Guesses the exact-cover solver needed to solve it and prove it unique.
+    /// Guesses the exact-cover solver needed to solve it and prove it unique (past
+    /// 25×25, counted up to [`RATING_CAP_LARGE`]).
     pub guesses: u64,
 }
 
@@ -74,15 +75,32 @@ pub struct Batch {
     pub difficulty: Option<Difficulty>,
 }
 
-/// Puzzles made for a difficulty, at most, before giving up on one.
-pub const ATTEMPTS: usize = 1000;
+/// Puzzles of boxes `box_size` made for a difficulty, at most, before giving up on one:
+/// 1,000 up to 16×16, where a puzzle takes at most a fraction of a second, and 100 from
+/// 25×25 on, where it takes seconds (so that a difficulty out of reach is told within
+/// minutes, not hours).
+pub fn attempts(box_size: usize) -> usize {
+    if box_size <= 4 {
+        1000
+    } else {
+        100
+    }
+}
+
+/// Guesses at which the rating of a grid past 25×25 stops counting: a puzzle that the
+/// exact-cover search alone finds hard can take it hundreds of millions of guesses
+/// (minutes) to prove unique, where the puzzle itself was made in seconds. Such a
+/// puzzle is rated hard with this many guesses.
+pub const RATING_CAP_LARGE: u64 = 1_000_000;
 
 /// Why a batch could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("puzzle {number}: no {} puzzle in {ATTEMPTS} attempts; try another difficulty or --min-clues", difficulty.map_or("", Difficulty::name))]
+#[error("puzzle {number}: no {} puzzle in {attempts} attempts; try another difficulty or --min-clues", difficulty.map_or("", Difficulty::name))]
 pub struct GenerateError {
     /// The 1-based number of the puzzle that could not be made.
     pub number: usize,
+    /// Puzzles made for it.
+    pub attempts: usize,
     /// The difficulty asked for.
     pub difficulty: Option<Difficulty>,
 }
@@ -150,6 +168,7 @@ fn generate_in_blocks<E: From<GenerateError>>(
                 Made::NoneOfItsDifficulty => {
                     return Err(GenerateError {
                         number: i + 1,
+                        attempts: attempts(batch.box_size),
                         difficulty: batch.difficulty,
                     }
                     .into())
@@ -166,7 +185,7 @@ fn generate_in_blocks<E: From<GenerateError>>(
 enum Made {
     /// Boxed: a grid and its solution are large beside the other two.
     Puzzle(Box<Generated>),
-    /// No puzzle of the batch's difficulty in [`ATTEMPTS`].
+    /// No puzzle of the batch's difficulty in [`attempts`].
     NoneOfItsDifficulty,
     /// The meter stopped the search (Ctrl-C).
     Stopped,
@@ -176,7 +195,7 @@ enum Made {
 fn generate_one(batch: &Batch, i: usize, meter: &mut Meter) -> Made {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(batch.seed);
     rng.set_stream(i as u64);
-    for _ in 0..ATTEMPTS {
+    for _ in 0..attempts(batch.box_size) {
         let Some(generated) = generate_within(batch.box_size, batch.min_clues, &mut rng, meter)
         else {
             return Made::Stopped;
@@ -299,6 +318,10 @@ pub fn generate_within<R: Rng>(
         if clues <= min_clues {
             break;
         }
+        // Searches that need no guess never look at the stop flag.
+        if meter.is_interrupted() {
+            return None;
+        }
         let (row, col) = (cell / side, cell % side);
         let value = puzzle.get(row, col);
         puzzle.set(row, col, 0);
@@ -315,14 +338,26 @@ pub fn generate_within<R: Rng>(
     if solver.algorithm() != Algorithm::Dlx {
         solver = Solver::new(Algorithm::Dlx);
     }
-    let rated = solver.solve_within(&puzzle, 2, meter);
-    if rated.stopped.is_some() {
-        return None;
-    }
+    let guesses = if box_size > super::big::LARGEST_BOX {
+        let (rated, capped) = meter.pausing_after(RATING_CAP_LARGE, |meter| {
+            solver.solve_within(&puzzle, 2, meter)
+        });
+        match (capped, rated.stopped) {
+            (true, _) => RATING_CAP_LARGE,
+            (false, None) => rated.guesses,
+            (false, Some(_)) => return None,
+        }
+    } else {
+        let rated = solver.solve_within(&puzzle, 2, meter);
+        if rated.stopped.is_some() {
+            return None;
+        }
+        rated.guesses
+    };
     Some(Generated {
         puzzle,
         solution,
-        guesses: rated.guesses,
+        guesses,
     })
 }
 
@@ -355,6 +390,29 @@ mod tests {
         assert_eq!(blocks, [3, 3, 3, 1]);
         assert_eq!(joined, whole);
         assert_eq!(whole.len(), 10);
+    }
+
+    #[test]
+    fn a_large_puzzle_hard_for_exact_cover_is_rated_at_the_cap() {
+        // The first 36×36 puzzle of 700 clues of seed 21 takes exact cover alone hundreds
+        // of millions of guesses to prove unique; `fast` proves it in moments.
+        let batch = Batch {
+            count: 1,
+            seed: 21,
+            box_size: 6,
+            min_clues: 700,
+            difficulty: None,
+        };
+        let made = generate_batch(&batch).unwrap();
+        let [generated] = made.as_slice() else {
+            panic!("{} puzzles", made.len())
+        };
+        assert_eq!(generated.guesses, RATING_CAP_LARGE);
+        assert_eq!(generated.puzzle.clue_count(), 700);
+        let result = Solver::new(Algorithm::Fast).solve(&generated.puzzle, 2);
+        assert_eq!(result.status(), Status::Solved);
+        assert_eq!(result.first_solution.as_ref(), Some(&generated.solution));
+        check_solution(&generated.puzzle, &generated.solution).unwrap();
     }
 
     #[test]

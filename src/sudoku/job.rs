@@ -377,6 +377,11 @@ fn differs(name: &str, side: Option<usize>, solution: Option<&[u8]>, expected: &
         Ok(grid) => grid,
         Err(e) => return format!("column {column} is not a solution: {e}"),
     };
+    let blanks = expected.cells().iter().filter(|&&value| value == 0).count();
+    if blanks > 0 {
+        let s = if blanks == 1 { "" } else { "s" };
+        return format!("column {column} is not a solution: it has {blanks} blank{s}");
+    }
     let solution = solution
         .and_then(|line| std::str::from_utf8(line).ok())
         .and_then(|line| Grid::from_line(line, None).ok());
