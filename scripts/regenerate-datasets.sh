@@ -28,9 +28,9 @@ bin=target/release/puzzlebench
   -o datasets/sudoku/generated-25x25-easy-40.txt
 "$bin" sudoku generate --count 30 --seed 28 --size 25 --min-clues 310 --difficulty hard \
   -o datasets/sudoku/generated-25x25-hard-30.txt
-# Sudoku 36x36 and 49x49, lines of numbers, with their solutions: uniqueness is checked by
-# dlx there, so clues stop at 730 and 1,500 (at 700 and 1,400 single puzzles take dlx
-# millions of guesses). About 10 s and 30 s on one thread.
+# Sudoku 36x36 and 49x49, lines of numbers, with their solutions: clues stop at 730 and
+# 1,500, where every puzzle is easy for dlx too (at 700 and 1,400 single puzzles take dlx
+# millions of guesses). About 8 s for both on two threads.
 "$bin" sudoku generate --count 10 --seed 4 --size 36 --min-clues 730 --format csv \
   -o datasets/sudoku/generated-36x36-10.csv
 "$bin" sudoku generate --count 4 --seed 5 --size 49 --min-clues 1500 --format csv \
