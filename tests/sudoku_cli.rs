@@ -322,6 +322,21 @@ fn show_prints_blocks_beside_solutions() {
 }
 
 #[test]
+fn show_names_the_csv_column_of_a_bad_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("quiz.csv");
+    std::fs::write(&path, format!("quizzes,solutions\nabc,\n{SEED1},\n")).unwrap();
+    let output = run(&["sudoku", "show", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.contains("column \"quizzes\": the line has 3 characters"),
+        "{text}"
+    );
+    assert!(text.contains("line 3: 24 clues\n"), "{text}");
+}
+
+#[test]
 fn show_keeps_to_a_budget() {
     // The generated 16×16 file's puzzles need guesses: with none allowed, each is shown
     // as a timeout with the budget it ran into, and every one is shown.

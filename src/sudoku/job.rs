@@ -720,9 +720,8 @@ impl Job for ShowJob {
         record: &Record<'_>,
         meter: &mut Meter,
     ) -> Result<Outcome, JobError> {
-        let text = self.as_solve_job().puzzle_text(layout, record)?;
-        let grid =
-            Grid::from_line(text, self.side).map_err(|e| JobError::Invalid(e.to_string()))?;
+        let as_solve = self.as_solve_job();
+        let grid = as_solve.grid(layout, as_solve.puzzle_text(layout, record)?)?;
         let mut outcome = Outcome {
             status: "shown",
             failed: false,
