@@ -322,6 +322,58 @@ fn show_prints_blocks_beside_solutions() {
 }
 
 #[test]
+fn a_mismatch_names_digits_as_the_expected_grid_writes_them() {
+    // A 16×16 grid written as numbers: its digits past 9 are told as numbers, not letters.
+    let solution: Vec<u8> = (0..256)
+        .map(|cell| {
+            let (r, c) = (cell / 16, cell % 16);
+            ((r * 4 + r / 4 + c) % 16) as u8 + 1
+        })
+        .collect();
+    let numbers = |cells: &[u8]| {
+        let words: Vec<String> = cells.iter().map(|d| d.to_string()).collect();
+        words.join(" ")
+    };
+    let mut puzzle = solution.clone();
+    puzzle[9] = 0;
+    puzzle[10] = 0;
+    let mut expected = solution.clone();
+    expected.swap(9, 10);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sixteen.csv");
+    let as_characters: String = expected
+        .iter()
+        .map(|&d| {
+            char::from_digit(u32::from(d), 17)
+                .unwrap()
+                .to_ascii_uppercase()
+        })
+        .collect();
+    std::fs::write(
+        &path,
+        format!(
+            "puzzle,solution\n{},{}\n{},{as_characters}\n",
+            numbers(&puzzle),
+            numbers(&expected),
+            numbers(&puzzle)
+        ),
+    )
+    .unwrap();
+    let output = run(&["sudoku", "solve", path.to_str().unwrap()]);
+    let (header, rows) = parse_csv(&stdout(&output));
+    let errors: Vec<&str> = rows.iter().map(|r| cell(&header, r, "error")).collect();
+    assert_eq!(
+        errors,
+        [
+            "the solution differs from column \"solution\" first at row 1, column 10: 10, \
+             expected 11",
+            "the solution differs from column \"solution\" first at row 1, column 10: A, \
+             expected B",
+        ]
+    );
+}
+
+#[test]
 fn show_names_the_csv_column_of_a_bad_puzzle() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("quiz.csv");

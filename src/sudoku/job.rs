@@ -373,7 +373,8 @@ impl Job for SolveJob {
 /// `None`): the text is not a grid, or the grids differ, first at the cell named.
 fn differs(name: &str, side: Option<usize>, solution: Option<&[u8]>, expected: &str) -> String {
     let column = Excerpt::quoted(name);
-    let expected = match Grid::from_line(expected, side) {
+    let expected_text = expected;
+    let expected = match Grid::from_line(expected_text, side) {
         Ok(grid) => grid,
         Err(e) => return format!("column {column} is not a solution: {e}"),
     };
@@ -396,14 +397,20 @@ fn differs(name: &str, side: Option<usize>, solution: Option<&[u8]>, expected: &
         );
     }
     let side = expected.side();
+    // Digits as the expected grid writes them: as numbers if it is a line of numbers.
+    let as_numbers = expected_text.trim().contains(char::is_whitespace);
+    let digit = |d: u8| match as_numbers {
+        true => d.to_string(),
+        false => digit_text(d, side),
+    };
     let (ours, theirs) = (solution.cells(), expected.cells());
     match ours.iter().zip(theirs).position(|(a, b)| a != b) {
         Some(i) => format!(
             "the solution differs from column {column} first at row {}, column {}: {}, expected {}",
             i / side + 1,
             i % side + 1,
-            digit_text(ours[i], side),
-            digit_text(theirs[i], side)
+            digit(ours[i]),
+            digit(theirs[i])
         ),
         None => format!("the solution differs from column {column}"),
     }
