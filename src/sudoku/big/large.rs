@@ -5,11 +5,19 @@
 //! nothing from a failed branch, and on a puzzle with few clues it can refute the same
 //! clash under millions of guesses. After [`HAND_OVER_LARGE`](super::HAND_OVER_LARGE)
 //! guesses without a second solution the puzzle goes to [`conflicts`] from its clues'
-//! candidates, the solution found so far (if any) ruled out.
+//! candidates, the solution found so far (if any) ruled out, unless its formula would
+//! be too large ([`MAX_PAIR_CLAUSES`]): a grid with few clues, whose formula grows as
+//! the side to the fourth power, stays with dancing links.
 
 use super::conflicts;
 use crate::budget::Meter;
 use crate::sudoku::{DlxSolver, Grid, SearchResult};
+
+/// The largest formula handed to clause learning, in clauses per pair ("at most one"):
+/// about 250 MB with CaDiCaL's copy, near a 100×100 grid's exact-cover matrix. The hard
+/// 36×36 puzzles of 700 clues have about a tenth of it; an empty 36×36 grid, 3.3 times
+/// as much.
+const MAX_PAIR_CLAUSES: u64 = 1_000_000;
 
 /// Counts the solutions of `grid` up to `limit` (at least 1) with `dlx` (built for its
 /// size), handing over to clause learning after `hand_over_at` guesses; `meter` counts
@@ -26,9 +34,12 @@ pub(super) fn solve(
     if !paused {
         return result;
     }
-    if result.solutions > 1 {
+    let candidates = clue_candidates(grid);
+    let too_large = conflicts::pair_clause_count(grid.box_size(), &candidates) > MAX_PAIR_CLAUSES;
+    if result.solutions > 1 || too_large {
         // Solutions keep coming (a limit over 2): counting many is what dancing links do
-        // well, and clause learning could only rule them out one by one.
+        // well, and clause learning could only rule them out one by one. Or the formula
+        // would not fit in memory.
         let guessed = result.guesses;
         result = dlx.solve(grid, limit, meter);
         result.guesses += guessed;
@@ -38,7 +49,7 @@ pub(super) fn solve(
     let mut values = vec![0; grid.cells().len()];
     let learned = conflicts::solve(
         grid.box_size(),
-        &clue_candidates(grid),
+        &candidates,
         known.as_deref(),
         limit - result.solutions,
         meter,
@@ -81,6 +92,49 @@ fn clue_candidates(grid: &Grid) -> Vec<u128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::budget::Budget;
+
+    #[test]
+    fn an_empty_grid_has_a_pair_per_two_digits_of_a_cell_and_two_places_of_a_digit() {
+        let pairs = |n: u64| n * (n - 1) / 2;
+        for box_size in [2, 3, 6] {
+            let side = (box_size * box_size) as u64;
+            let empty = clue_candidates(&Grid::empty(box_size).unwrap());
+            assert_eq!(
+                conflicts::pair_clause_count(box_size, &empty),
+                side * side * pairs(side) + 3 * side * side * pairs(side)
+            );
+        }
+        // A full grid has none.
+        let mut full = Grid::empty(2).unwrap();
+        for (cell, digit) in [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+            .iter()
+            .enumerate()
+        {
+            full.set(cell / 4, cell % 4, *digit);
+        }
+        assert_eq!(conflicts::pair_clause_count(2, &clue_candidates(&full)), 0);
+    }
+
+    #[test]
+    fn a_grid_with_few_clues_stays_with_dancing_links() {
+        // Handed over at the first guess, an empty 64×64 grid's formula would take tens of
+        // gigabytes: dancing links go on with it, within the budget.
+        let grid = Grid::empty(8).unwrap();
+        let mut dlx = DlxSolver::new(8);
+        let budget = Budget {
+            timeout: None,
+            max_nodes: Some(2_000),
+        };
+        let result = solve(&mut dlx, &grid, 2, 0, &mut Meter::start(budget));
+        if result.stopped.is_none() {
+            assert_eq!(result.solutions, 2);
+        }
+        assert!(result.guesses <= 2_001, "{}", result.guesses);
+        if let Some(solution) = &result.first_solution {
+            crate::sudoku::check_solution(&grid, solution).unwrap();
+        }
+    }
 
     #[test]
     fn clue_candidates_leave_out_the_peers_digits() {
