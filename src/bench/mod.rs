@@ -10,6 +10,7 @@
 mod charts;
 mod ci;
 mod compare;
+mod data_files;
 mod error;
 mod folder;
 mod format;
