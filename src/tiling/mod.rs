@@ -15,6 +15,7 @@ mod board;
 mod count;
 pub mod display;
 mod files;
+mod identical;
 mod job;
 mod options;
 mod placements;
