@@ -10,7 +10,7 @@ use num_bigint::BigUint;
 
 use super::count::{Placement, TilingError, STOP_LOOK_EVERY};
 
-/// A group of identical pieces searched as one (see [`Tiling::new`]).
+/// A group of identical pieces searched as one (see [`Tiling::new`](super::Tiling::new)).
 pub(super) struct MergedGroup {
     /// The pieces, in order; the first one's placements stand for all.
     pub(super) members: Vec<usize>,
