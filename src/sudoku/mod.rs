@@ -23,6 +23,7 @@ pub mod fast;
 pub mod generate;
 mod grid;
 mod job;
+mod show_job;
 
 pub use big::BigSolver;
 pub use check::{check_solution, CheckError};
@@ -32,9 +33,10 @@ pub use grid::{
     GridError, SideError, Unit, MAX_BOX, MIN_BOX,
 };
 pub use job::{
-    PuzzleLocation, ShowJob, SolveJob, SolveLayout, SolveOptions, SolveSettings, SolveWorker,
-    SudokuPuzzle, DEFAULT_LIMIT,
+    PuzzleLocation, SolveJob, SolveLayout, SolveOptions, SolveSettings, SolveWorker, SudokuPuzzle,
+    DEFAULT_LIMIT,
 };
+pub use show_job::ShowJob;
 
 use std::fmt;
 use std::str::FromStr;
