@@ -572,6 +572,26 @@ fn thread_counts_and_gzip_give_identical_rows() {
 }
 
 #[test]
+fn more_clues_than_cells_is_refused_before_any_file_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("puzzles.csv");
+    let output = run(&[
+        "sudoku",
+        "generate",
+        "--min-clues",
+        "82",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output).trim(),
+        "puzzlebench: --min-clues 82 is more than the 81 cells of a 9×9 grid"
+    );
+    assert!(!path.exists());
+}
+
+#[test]
 fn generated_puzzles_are_unique_and_reproducible() {
     let dir = tempfile::tempdir().unwrap();
     let generate = |name: &str, threads: &str| {

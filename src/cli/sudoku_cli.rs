@@ -150,6 +150,8 @@ pub(super) fn show_sudoku(args: ShowArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn generate_sudoku(args: SudokuGenerateArgs) -> Result<ExitCode> {
+    // Settings that cannot make a puzzle fail before the output file is created.
+    args.batch.check()?;
     let mut out = create_output(args.output.as_ref(), &[])?;
     let csv = matches!(args.format, GeneratedFormatArg::Csv);
     let destination = output_name(args.output.as_ref());

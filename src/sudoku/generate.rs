@@ -75,6 +75,22 @@ pub struct Batch {
     pub difficulty: Option<Difficulty>,
 }
 
+impl Batch {
+    /// An error if the settings cannot make a puzzle: more clues asked for than the grid
+    /// has cells (as many gives full grids).
+    pub fn check(&self) -> Result<(), GenerateError> {
+        let side = self.box_size * self.box_size;
+        match self.min_clues > side * side {
+            true => Err(GenerateError::TooManyClues {
+                min_clues: self.min_clues,
+                cells: side * side,
+                side,
+            }),
+            false => Ok(()),
+        }
+    }
+}
+
 /// Puzzles of boxes `box_size` made for a difficulty, at most, before giving up on one:
 /// 1,000 up to 16×16, where a puzzle takes at most a fraction of a second, and 100 from
 /// 25×25 on, where it takes seconds (so that a difficulty out of reach is told within
@@ -95,14 +111,27 @@ pub const RATING_CAP_LARGE: u64 = 1_000_000;
 
 /// Why a batch could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("puzzle {number}: no {} puzzle in {attempts} attempts; try another difficulty or --min-clues", difficulty.map_or("", Difficulty::name))]
-pub struct GenerateError {
-    /// The 1-based number of the puzzle that could not be made.
-    pub number: usize,
-    /// Puzzles made for it.
-    pub attempts: usize,
-    /// The difficulty asked for.
-    pub difficulty: Option<Difficulty>,
+pub enum GenerateError {
+    /// No puzzle of the difficulty asked for came in [`attempts`] tries.
+    #[error("puzzle {number}: no {} puzzle in {attempts} attempts; try another difficulty or --min-clues", difficulty.map_or("", Difficulty::name))]
+    NoneOfItsDifficulty {
+        /// The 1-based number of the puzzle that could not be made.
+        number: usize,
+        /// Puzzles made for it.
+        attempts: usize,
+        /// The difficulty asked for.
+        difficulty: Option<Difficulty>,
+    },
+    /// More clues asked for than the grid has cells.
+    #[error("--min-clues {min_clues} is more than the {cells} cells of a {side}×{side} grid")]
+    TooManyClues {
+        /// The clues asked for.
+        min_clues: usize,
+        /// The grid's cells.
+        cells: usize,
+        /// The grid's side.
+        side: usize,
+    },
 }
 
 /// Puzzles of boxes `box_size` made at a time by [`generate_each`]: enough to keep every
@@ -153,6 +182,7 @@ fn generate_in_blocks<E: From<GenerateError>>(
         Some(stop) => Meter::stoppable(Budget::UNLIMITED, Arc::clone(stop)),
         None => Meter::unlimited(),
     };
+    batch.check()?;
     let mut start = 0;
     while start < batch.count {
         let end = start + block.min(batch.count - start);
@@ -166,7 +196,7 @@ fn generate_in_blocks<E: From<GenerateError>>(
                 Made::Puzzle(puzzle) => made.push(*puzzle),
                 Made::Stopped => return take(&made),
                 Made::NoneOfItsDifficulty => {
-                    return Err(GenerateError {
+                    return Err(GenerateError::NoneOfItsDifficulty {
                         number: i + 1,
                         attempts: attempts(batch.box_size),
                         difficulty: batch.difficulty,
@@ -390,6 +420,31 @@ mod tests {
         assert_eq!(blocks, [3, 3, 3, 1]);
         assert_eq!(joined, whole);
         assert_eq!(whole.len(), 10);
+    }
+
+    #[test]
+    fn more_clues_than_cells_is_an_error_and_as_many_gives_full_grids() {
+        let batch = |min_clues| Batch {
+            count: 2,
+            seed: 3,
+            box_size: 2,
+            min_clues,
+            difficulty: None,
+        };
+        assert_eq!(
+            generate_batch(&batch(17)),
+            Err(GenerateError::TooManyClues {
+                min_clues: 17,
+                cells: 16,
+                side: 4
+            })
+        );
+        let full = generate_batch(&batch(16)).unwrap();
+        assert_eq!(full.len(), 2);
+        for generated in &full {
+            assert_eq!(generated.puzzle, generated.solution);
+            assert!(check_solution(&generated.puzzle, &generated.solution).is_ok());
+        }
     }
 
     #[test]
