@@ -6,6 +6,8 @@ pub mod battleship;
 pub mod bench;
 pub mod budget;
 pub mod connect4;
+#[cfg(target_arch = "x86_64")]
+mod cpu;
 pub mod exact_cover;
 pub mod kinds;
 pub mod puzzle;

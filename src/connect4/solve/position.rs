@@ -272,7 +272,7 @@ impl<M: Bits> Geometry<M> {
     /// a column of odd height by the top of another such column (there is an even number of
     /// them). It so takes every empty even-row cell that is not playable now; the side to
     /// move gets at most the other cells.
-    #[inline]
+    #[inline(always)]
     pub fn reachable_bound(&self, p: &Position<M>) -> Option<i32> {
         let empty = self.board ^ p.mask;
         if !self.has_four(p.current | empty) {
@@ -301,7 +301,7 @@ impl<M: Bits> Geometry<M> {
     /// block if the opponent threatens one cell, nothing if it threatens two, and never a
     /// cell right under an opponent's winning cell. Only valid when the side to move cannot
     /// win at once.
-    #[inline]
+    #[inline(always)]
     pub fn non_losing_moves(&self, p: &Position<M>) -> M {
         let mut possible = self.playable(p);
         let opponent_wins = self.winning_cells(p.current ^ p.mask, p.mask);

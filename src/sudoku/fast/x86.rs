@@ -7,6 +7,8 @@
 use std::arch::x86_64::*;
 use std::sync::OnceLock;
 
+pub(crate) use crate::cpu::has_modern_features;
+
 use super::tables::BAND;
 use super::{Contradiction, State};
 
@@ -329,20 +331,6 @@ fn candidate_words(clues: [__m256i; 3], clue_cells: [u32; 3]) -> (__m256i, [__m2
         _mm256_or_si256(_mm256_andnot_si256(seen, band_cells), clues[band])
     });
     (conflicts, words)
-}
-
-/// Whether the CPU has the features of [`super::Search::run_modern`] (detected once).
-pub(crate) fn has_modern_features() -> bool {
-    // Once, rather than five detections per puzzle: they were a third of a percent of an
-    // easy corpus's run.
-    static MODERN: OnceLock<bool> = OnceLock::new();
-    *MODERN.get_or_init(|| {
-        is_x86_feature_detected!("popcnt")
-            && is_x86_feature_detected!("lzcnt")
-            && is_x86_feature_detected!("bmi1")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("avx2")
-    })
 }
 
 /// Whether the CPU's bit extraction (`pext`, part of BMI2) takes a cycle or so, as on
