@@ -272,6 +272,7 @@ impl<M: Bits> Geometry<M> {
     /// a column of odd height by the top of another such column (there is an even number of
     /// them). It so takes every empty even-row cell that is not playable now; the side to
     /// move gets at most the other cells.
+    // Always inlined: the negamax's build for BMI2 and AVX2 otherwise calls it.
     #[inline(always)]
     pub fn reachable_bound(&self, p: &Position<M>) -> Option<i32> {
         let empty = self.board ^ p.mask;
@@ -301,6 +302,7 @@ impl<M: Bits> Geometry<M> {
     /// block if the opponent threatens one cell, nothing if it threatens two, and never a
     /// cell right under an opponent's winning cell. Only valid when the side to move cannot
     /// win at once.
+    // Always inlined: the negamax's build for BMI2 and AVX2 otherwise calls it.
     #[inline(always)]
     pub fn non_losing_moves(&self, p: &Position<M>) -> M {
         let mut possible = self.playable(p);

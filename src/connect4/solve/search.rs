@@ -601,8 +601,7 @@ impl<M: Bits> Solver<M> {
     /// On x86-64 CPUs that have them, the search runs in a build compiled for the
     /// bit-manipulation instructions and AVX2 ([`negamax_modern`](Self::negamax_modern)):
     /// the portable build shifts by a register through `cl` and counts a move's threats
-    /// with a dozen instructions instead of one; the other build takes about a tenth less
-    /// time on deep searches (docs/performance.md).
+    /// with a dozen instructions instead of one (timings in docs/performance.md).
     fn negamax(&mut self, p: &Position<M>, alpha: i32, beta: i32) -> i32 {
         if self.modern {
             // SAFETY: `modern` is set only on a CPU with every feature `negamax_modern`
